@@ -1,0 +1,30 @@
+import { Router } from "express";
+import type { IngestStatus } from "../../ingest/service.ts";
+import { toJson } from "../json.ts";
+
+/**
+ * Liveness: the process answers. Readiness: the files present at start are applied and ingestion is healthy;
+ * otherwise 503 with what is going on (still catching up, or the file that stopped ingestion and why).
+ */
+export function healthRoutes(status: () => IngestStatus): Router {
+  const router = Router();
+  router.get("/health/liveness", (_req, res) => {
+    res.status(200).type("application/json; charset=utf-8").send(toJson({ status: "up" }));
+  });
+  router.get("/health/readiness", (_req, res) => {
+    const s = status();
+    const body = {
+      status: s.state === "ready" ? "ready" : s.state,
+      reason: s.state === "catching-up" ? "catching up: applying the record files present at start-up" : s.reason,
+      file: s.file,
+      lastBlock: s.lastBlock,
+      lastFile: s.lastFile,
+    };
+    res
+      .status(s.state === "ready" ? 200 : 503)
+      .set("Cache-Control", "no-store")
+      .type("application/json; charset=utf-8")
+      .send(toJson(body));
+  });
+  return router;
+}

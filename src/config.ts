@@ -1,0 +1,58 @@
+import { fileURLToPath } from "node:url";
+import Ajv from "ajv";
+import type { LogLevel } from "./log.ts";
+
+/** The running configuration, built once by the CLI from flags and environment; tests pass plain objects. */
+export type Config = {
+  /** The node's record-stream folder (e.g. `.../record0.0.3`). */
+  recordsDir: string;
+  /** SQLite file of the index, or `:memory:`. */
+  db: string;
+  port: number;
+  host: string;
+  logLevel: LogLevel;
+  /** Treat a record file as complete when its `_sig` file exists (false: when its size stops changing). */
+  waitSignatures: boolean;
+  /** A `NodeAddressBook` file; when set, record files must be signed by the node that wrote the folder. */
+  verifySignatures: string | null;
+  /** How often to look at the folder besides file-system events, in milliseconds. */
+  pollMs: number;
+};
+
+/** The stream a new user sees with no flags: generated from `fixtures/scenarios/demo.yaml`. */
+export const BUNDLED_RECORDS = fileURLToPath(new URL("../fixtures/streams/demo/record0.0.3", import.meta.url));
+
+const schema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["recordsDir", "db", "port", "host", "logLevel", "waitSignatures", "verifySignatures", "pollMs"],
+  properties: {
+    recordsDir: { type: "string", minLength: 1 },
+    db: { type: "string", minLength: 1 },
+    port: { type: "integer", minimum: 0, maximum: 65535 },
+    host: { type: "string", minLength: 1 },
+    logLevel: { enum: ["fatal", "error", "warn", "info", "debug", "trace", "silent"] },
+    waitSignatures: { type: "boolean" },
+    verifySignatures: { type: ["string", "null"] },
+    pollMs: { type: "integer", minimum: 10, maximum: 60000 },
+  },
+} as const;
+
+const validate = new Ajv.default({ allErrors: true }).compile(schema);
+
+/** Checks a configuration, naming every bad setting at once. */
+export function validateConfig(config: Config): Config {
+  if (!validate(config)) {
+    const problems = (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || "config"} ${e.message}`);
+    throw new ConfigError(problems);
+  }
+  return config;
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`invalid configuration: ${problems.join("; ")}`);
+    this.problems = problems;
+  }
+}

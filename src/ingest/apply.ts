@@ -1,0 +1,92 @@
+import { entityIdOf } from "../ids.ts";
+import { toBigInt } from "../streams/long.ts";
+import type { RecordFile } from "../streams/types.ts";
+import type { WriteStore } from "../store/write-store.ts";
+import { type DecodedItem, decodeItem } from "./decode.ts";
+import { HANDLERS } from "./handlers/index.ts";
+import { applyRecordTransfers } from "./handlers/transfers.ts";
+
+export type AppliedFile = {
+  name: string;
+  blockNumber: bigint;
+  transactions: number;
+  consensusStart: bigint;
+  consensusEnd: bigint;
+};
+
+const BLOOM_BYTES = 256;
+
+/**
+ * Applies one record file as one SQLite transaction: its transactions and every state change they cause, its
+ * block row, and the resume cursor. Either all of it commits or none of it does.
+ */
+export function applyRecordFile(store: WriteStore, file: RecordFile, blockNumber: bigint): AppliedFile {
+  const items = file.items.map((item, index) => {
+    try {
+      return decodeItem(item);
+    } catch (cause) {
+      throw new DecodeError(`item ${index} does not decode: ${(cause as Error).message}`, { cause });
+    }
+  });
+  const consensusStart = items[0]?.consensusNs ?? 0n;
+  const consensusEnd = items.at(-1)?.consensusNs ?? 0n;
+  store.db.transaction(() => {
+    let gasUsed = 0n;
+    let bloom: Uint8Array | null = null;
+    for (const item of items) {
+      applyItem(store, file, item, blockNumber);
+      const result = item.record.contractCallResult ?? item.record.contractCreateResult;
+      // Block gas and bloom count top-level transactions only; child records carry a parent timestamp.
+      if (result && item.record.parentConsensusTimestamp == null) {
+        gasUsed += toBigInt(result.gasUsed);
+        if (result.bloom && result.bloom.length === BLOOM_BYTES) bloom = orBloom(bloom, result.bloom);
+      }
+    }
+    store.insertRecordFile({
+      number: blockNumber,
+      name: file.name,
+      version: file.version,
+      hapiMajor: file.hapiVersion?.major ?? null,
+      hapiMinor: file.hapiVersion?.minor ?? null,
+      hapiPatch: file.hapiVersion?.patch ?? null,
+      hash: Buffer.from(file.hash).toString("hex"),
+      previousHash: Buffer.from(file.previousHash).toString("hex"),
+      consensusStart,
+      consensusEnd,
+      count: items.length,
+      size: file.sizeBytes,
+      gasUsed,
+      logsBloom: bloom ?? new Uint8Array(),
+    });
+    store.setCursor({ fileName: file.name, version: file.version, hash: file.hash, blockNumber, consensusEnd });
+  })();
+  return { name: file.name, blockNumber, transactions: items.length, consensusStart, consensusEnd };
+}
+
+function applyItem(store: WriteStore, file: RecordFile, item: DecodedItem, blockNumber: bigint): void {
+  const receipt = item.record.receipt;
+  store.insertTransaction({
+    consensusNs: item.consensusNs,
+    type: item.typeId,
+    result: item.status,
+    payerId: item.payerId,
+    validStartNs: item.validStartNs,
+    nonce: item.nonce,
+    scheduled: item.scheduled,
+    chargedFee: item.chargedFeeTinybars,
+    entityId: entityIdOf(receipt?.tokenID) ?? entityIdOf(receipt?.accountID),
+    blockNumber,
+  });
+  const ctx = { item, store, hapiVersion: file.hapiVersion };
+  if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
+  applyRecordTransfers(ctx);
+}
+
+function orBloom(into: Uint8Array | null, bloom: Uint8Array): Uint8Array {
+  const target = into ?? new Uint8Array(BLOOM_BYTES);
+  for (let i = 0; i < BLOOM_BYTES; i++) target[i] = (target[i] ?? 0) | (bloom[i] ?? 0);
+  return target;
+}
+
+/** An item whose transaction or record bytes do not decode (the caller turns it into a CorruptFileError). */
+export class DecodeError extends Error {}

@@ -1,0 +1,46 @@
+import type { Handler } from "./context.ts";
+import { handleCryptoCreate, handleCryptoDelete, handleCryptoUpdate } from "./crypto.ts";
+import { handleCryptoApproveAllowance, handleCryptoDeleteAllowance, handleTokenUpdateNfts } from "./nft.ts";
+import {
+  handleTokenCreate,
+  handleTokenDelete,
+  handleTokenFeeScheduleUpdate,
+  handleTokenMint,
+  handleTokenPause,
+  handleTokenUnpause,
+  handleTokenUpdate,
+  handleTokenBurnOrWipe,
+} from "./token.ts";
+import {
+  handleTokenAssociate,
+  handleTokenDissociate,
+  handleTokenFreeze,
+  handleTokenGrantKyc,
+  handleTokenRevokeKyc,
+  handleTokenUnfreeze,
+} from "./token-account.ts";
+
+/** Handlers of successful transactions by `TransactionBody` case. Failed transactions change no state. */
+export const HANDLERS: Readonly<Record<string, Handler>> = {
+  cryptoCreateAccount: handleCryptoCreate,
+  cryptoUpdateAccount: handleCryptoUpdate,
+  cryptoDelete: handleCryptoDelete,
+  cryptoApproveAllowance: handleCryptoApproveAllowance,
+  cryptoDeleteAllowance: handleCryptoDeleteAllowance,
+  tokenCreation: handleTokenCreate,
+  tokenUpdate: handleTokenUpdate,
+  tokenDeletion: handleTokenDelete,
+  tokenPause: handleTokenPause,
+  tokenUnpause: handleTokenUnpause,
+  tokenFeeScheduleUpdate: handleTokenFeeScheduleUpdate,
+  tokenMint: handleTokenMint,
+  tokenBurn: handleTokenBurnOrWipe,
+  tokenWipe: handleTokenBurnOrWipe,
+  tokenAssociate: handleTokenAssociate,
+  tokenDissociate: handleTokenDissociate,
+  tokenFreeze: handleTokenFreeze,
+  tokenUnfreeze: handleTokenUnfreeze,
+  tokenGrantKyc: handleTokenGrantKyc,
+  tokenRevokeKyc: handleTokenRevokeKyc,
+  tokenUpdateNfts: handleTokenUpdateNfts,
+};

@@ -1,0 +1,40 @@
+import { entityIdOf } from "../../ids.ts";
+import { toBigInt } from "../../streams/long.ts";
+import type { HandlerContext } from "./context.ts";
+
+/** Serial-specific NFT allowances set the spender on the NFT; a serial listed twice keeps the last spender. */
+export function handleCryptoApproveAllowance({ item, store }: HandlerContext): void {
+  for (const allowance of item.body.cryptoApproveAllowance!.nftAllowances ?? []) {
+    const tokenId = entityIdOf(allowance.tokenId);
+    if (tokenId === null) continue;
+    const spender = entityIdOf(allowance.spender);
+    const delegatingSpender = entityIdOf(allowance.delegatingSpender);
+    for (const serial of allowance.serialNumbers ?? []) {
+      store.nft.change([tokenId, toBigInt(serial)], item.consensusNs, {
+        spender,
+        delegating_spender: delegatingSpender,
+      });
+    }
+  }
+}
+
+export function handleCryptoDeleteAllowance({ item, store }: HandlerContext): void {
+  for (const allowance of item.body.cryptoDeleteAllowance!.nftAllowances ?? []) {
+    const tokenId = entityIdOf(allowance.tokenId);
+    if (tokenId === null) continue;
+    for (const serial of allowance.serialNumbers ?? []) {
+      store.nft.change([tokenId, toBigInt(serial)], item.consensusNs, { spender: null, delegating_spender: null });
+    }
+  }
+}
+
+/** TokenUpdateNfts changes metadata only when the body sets it; spenders are kept. */
+export function handleTokenUpdateNfts({ item, store }: HandlerContext): void {
+  const body = item.body.tokenUpdateNfts!;
+  const tokenId = entityIdOf(body.token);
+  if (tokenId === null || body.metadata == null) return;
+  const metadata = body.metadata.value ?? new Uint8Array();
+  for (const serial of body.serialNumbers ?? []) {
+    store.nft.change([tokenId, toBigInt(serial)], item.consensusNs, { metadata });
+  }
+}

@@ -1,0 +1,98 @@
+import { Worker } from "node:worker_threads";
+import type { Logger } from "../log.ts";
+import type { IngestWorkerCommand, IngestWorkerData, IngestWorkerMessage } from "./messages.ts";
+
+export type IngestState = "catching-up" | "ready" | "stopped";
+
+export type IngestStatus = {
+  state: IngestState;
+  /** Why ingestion stopped (null while it runs). */
+  reason: string | null;
+  /** The file that stopped ingestion, when one did. */
+  file: string | null;
+  lastBlock: bigint | null;
+  lastFile: string | null;
+};
+
+export type IngestService = {
+  status(): IngestStatus;
+  /** Resolves once the worker has opened (and migrated) the database, so readers can open it. */
+  readonly dbReady: Promise<void>;
+  /** Resolves when the files present at start are applied, or ingestion stopped trying. */
+  readonly settled: Promise<void>;
+  /** Called after each committed record file (list caches refresh here). */
+  onCommitted(listener: (file: string, blockNumber: bigint) => void): void;
+  stop(): Promise<void>;
+};
+
+/** Starts the ingest worker thread and tracks what it reports, for readiness and cache refreshes. */
+export function startIngestService(data: IngestWorkerData, log: Logger): IngestService {
+  const worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), { workerData: data });
+  const status: IngestStatus = { state: "catching-up", reason: null, file: null, lastBlock: null, lastFile: null };
+  const listeners: Array<(file: string, blockNumber: bigint) => void> = [];
+  let resolveDb!: () => void;
+  let rejectDb!: (error: Error) => void;
+  let resolveSettled!: () => void;
+  const dbReady = new Promise<void>((resolve, reject) => {
+    resolveDb = resolve;
+    rejectDb = reject;
+  });
+  const settled = new Promise<void>((resolve) => {
+    resolveSettled = resolve;
+  });
+  let exited = false;
+
+  const stopWith = (file: string | null, reason: string) => {
+    status.state = "stopped";
+    status.file = file;
+    status.reason = reason;
+    resolveSettled();
+  };
+
+  worker.on("message", (message: IngestWorkerMessage) => {
+    switch (message.type) {
+      case "db-ready":
+        resolveDb();
+        break;
+      case "committed": {
+        const blockNumber = BigInt(message.blockNumber);
+        status.lastBlock = blockNumber;
+        status.lastFile = message.file;
+        for (const listener of listeners) listener(message.file, blockNumber);
+        break;
+      }
+      case "caught-up":
+        if (status.state === "catching-up") status.state = "ready";
+        resolveSettled();
+        break;
+      case "stopped":
+        stopWith(message.file, message.reason);
+        break;
+    }
+  });
+  worker.on("error", (error) => {
+    log.error({ err: error }, "ingest worker failed");
+    rejectDb(error);
+    stopWith(null, `ingest worker failed: ${error.message}`);
+  });
+  worker.on("exit", (code) => {
+    exited = true;
+    if (status.state !== "stopped" && code !== 0) stopWith(null, `ingest worker exited with code ${code}`);
+  });
+
+  return {
+    status: () => ({ ...status }),
+    dbReady,
+    settled,
+    onCommitted: (listener) => listeners.push(listener),
+    async stop() {
+      if (exited) return;
+      const exit = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+      worker.postMessage({ type: "stop" } satisfies IngestWorkerCommand);
+      // A worker busy applying a big file answers after that file commits; don't wait forever on shutdown.
+      const timeout = setTimeout(() => void worker.terminate(), 10_000);
+      await exit;
+      clearTimeout(timeout);
+    },
+  };
+}

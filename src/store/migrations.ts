@@ -1,0 +1,203 @@
+import type { Db } from "./db.ts";
+
+/**
+ * Append-only schema migrations, applied in key order inside one transaction each. Never edit a migration that
+ * has shipped: add a new one.
+ *
+ * Conventions: entity ids are the mirror node's encoded int64 (shard << 54 | realm << 38 | num); every
+ * timestamp is int64 nanoseconds since the epoch; versioned things carry `[valid_from, valid_to)` with
+ * `valid_to` NULL on the current version; keys are protobuf `Key` bytes.
+ */
+const migrations: ReadonlyArray<readonly [string, string]> = [
+  [
+    "0001-core",
+    `
+    CREATE TABLE record_file (
+      number          INTEGER PRIMARY KEY,
+      name            TEXT    NOT NULL,
+      version         INTEGER NOT NULL,
+      hapi_major      INTEGER,
+      hapi_minor      INTEGER,
+      hapi_patch      INTEGER,
+      hash            TEXT    NOT NULL, -- lower-case hex, 96 digits for SHA-384
+      previous_hash   TEXT    NOT NULL,
+      consensus_start INTEGER NOT NULL,
+      consensus_end   INTEGER NOT NULL,
+      count           INTEGER NOT NULL,
+      size            INTEGER,
+      gas_used        INTEGER NOT NULL,
+      logs_bloom      BLOB    NOT NULL
+    );
+    CREATE INDEX record_file_consensus_end ON record_file (consensus_end);
+    CREATE INDEX record_file_hash ON record_file (hash);
+
+    -- The resume point: the last committed record file. Written in the same transaction as its rows.
+    CREATE TABLE ingest_cursor (
+      id            INTEGER PRIMARY KEY CHECK (id = 1),
+      file_name     TEXT    NOT NULL,
+      version       INTEGER NOT NULL,
+      hash          BLOB    NOT NULL,
+      block_number  INTEGER NOT NULL,
+      consensus_end INTEGER NOT NULL
+    );
+
+    CREATE TABLE "transaction" (
+      consensus_ns   INTEGER PRIMARY KEY,
+      type           INTEGER NOT NULL,
+      result         INTEGER NOT NULL,
+      payer_id       INTEGER NOT NULL,
+      valid_start_ns INTEGER NOT NULL,
+      nonce          INTEGER NOT NULL,
+      scheduled      INTEGER NOT NULL,
+      charged_fee    INTEGER NOT NULL,
+      entity_id      INTEGER,
+      block_number   INTEGER NOT NULL
+    );
+
+    CREATE TABLE token_transfer (
+      consensus_ns INTEGER NOT NULL,
+      token_id     INTEGER NOT NULL,
+      account_id   INTEGER NOT NULL,
+      amount       INTEGER NOT NULL,
+      is_approval  INTEGER NOT NULL
+    );
+    CREATE INDEX token_transfer_consensus ON token_transfer (consensus_ns);
+
+    CREATE TABLE nft_transfer (
+      consensus_ns INTEGER NOT NULL,
+      token_id     INTEGER NOT NULL,
+      serial       INTEGER NOT NULL,
+      sender_id    INTEGER,
+      receiver_id  INTEGER,
+      is_approval  INTEGER NOT NULL
+    );
+    CREATE INDEX nft_transfer_consensus ON nft_transfer (consensus_ns);
+
+    -- Accounts, tokens and every other entity: the fields the mirror node keeps on its entity table.
+    CREATE TABLE entity (
+      id                    INTEGER NOT NULL,
+      valid_from            INTEGER NOT NULL,
+      valid_to              INTEGER,
+      type                  TEXT    NOT NULL,
+      created_ns            INTEGER,
+      deleted               INTEGER,
+      memo                  TEXT    NOT NULL DEFAULT '',
+      key                   BLOB,
+      public_key            TEXT,
+      auto_renew_account_id INTEGER,
+      auto_renew_period     INTEGER,
+      expiration_ns         INTEGER,
+      alias                 BLOB,
+      evm_address           BLOB,
+      PRIMARY KEY (id, valid_from)
+    ) WITHOUT ROWID;
+    CREATE INDEX entity_current_public_key ON entity (public_key, id) WHERE valid_to IS NULL;
+
+    CREATE TABLE token (
+      id               INTEGER NOT NULL,
+      valid_from       INTEGER NOT NULL,
+      valid_to         INTEGER,
+      created_ns       INTEGER NOT NULL,
+      name             TEXT    NOT NULL,
+      symbol           TEXT    NOT NULL,
+      decimals         INTEGER NOT NULL,
+      initial_supply   INTEGER NOT NULL,
+      max_supply       INTEGER NOT NULL,
+      supply_type      TEXT    NOT NULL,
+      type             TEXT    NOT NULL,
+      treasury_id      INTEGER NOT NULL,
+      freeze_default   INTEGER NOT NULL,
+      freeze_key       BLOB,
+      kyc_key          BLOB,
+      wipe_key         BLOB,
+      supply_key       BLOB,
+      fee_schedule_key BLOB,
+      pause_key        BLOB,
+      metadata_key     BLOB,
+      metadata         BLOB,
+      pause_status     TEXT    NOT NULL,
+      PRIMARY KEY (id, valid_from)
+    ) WITHOUT ROWID;
+
+    -- total_supply changes (mint, burn, wipe, deleted-token dissociation) without opening a token version,
+    -- so it keeps a history of its own: the supply at T is the newest row at or before T.
+    CREATE TABLE token_supply (
+      token_id     INTEGER NOT NULL,
+      valid_from   INTEGER NOT NULL,
+      total_supply INTEGER NOT NULL,
+      PRIMARY KEY (token_id, valid_from)
+    ) WITHOUT ROWID;
+
+    -- One version per fee schedule; fees is a JSON array whose int64 values are strings (see encode.ts).
+    CREATE TABLE custom_fee (
+      token_id   INTEGER NOT NULL,
+      valid_from INTEGER NOT NULL,
+      valid_to   INTEGER,
+      fees       TEXT    NOT NULL,
+      PRIMARY KEY (token_id, valid_from)
+    ) WITHOUT ROWID;
+
+    -- The relationship of an account with a token. balance/balance_ns are updated in place on the current
+    -- version (as the mirror node does); token_balance keeps the exact balance history.
+    CREATE TABLE token_account (
+      token_id              INTEGER NOT NULL,
+      account_id            INTEGER NOT NULL,
+      valid_from            INTEGER NOT NULL,
+      valid_to              INTEGER,
+      associated            INTEGER NOT NULL,
+      automatic_association INTEGER NOT NULL,
+      freeze_status         TEXT    NOT NULL,
+      kyc_status            TEXT    NOT NULL,
+      created_ns            INTEGER NOT NULL,
+      balance               INTEGER NOT NULL,
+      balance_ns            INTEGER,
+      PRIMARY KEY (token_id, account_id, valid_from)
+    ) WITHOUT ROWID;
+    CREATE UNIQUE INDEX token_account_current ON token_account (token_id, account_id) WHERE valid_to IS NULL;
+    CREATE INDEX token_account_current_by_account ON token_account (account_id, token_id) WHERE valid_to IS NULL;
+
+    CREATE TABLE token_balance (
+      token_id   INTEGER NOT NULL,
+      account_id INTEGER NOT NULL,
+      valid_from INTEGER NOT NULL,
+      balance    INTEGER NOT NULL,
+      PRIMARY KEY (token_id, account_id, valid_from)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE nft (
+      token_id           INTEGER NOT NULL,
+      serial             INTEGER NOT NULL,
+      valid_from         INTEGER NOT NULL,
+      valid_to           INTEGER,
+      account_id         INTEGER,
+      created_ns         INTEGER,
+      deleted            INTEGER NOT NULL,
+      metadata           BLOB,
+      spender            INTEGER,
+      delegating_spender INTEGER,
+      PRIMARY KEY (token_id, serial, valid_from)
+    ) WITHOUT ROWID;
+    CREATE UNIQUE INDEX nft_current ON nft (token_id, serial) WHERE valid_to IS NULL;
+    CREATE INDEX nft_current_by_owner ON nft (token_id, account_id, serial) WHERE valid_to IS NULL;
+    `,
+  ],
+];
+
+export function migrate(db: Db): void {
+  db.exec("CREATE TABLE IF NOT EXISTS schema_migration (key TEXT PRIMARY KEY, applied_ns INTEGER NOT NULL)");
+  const applied = new Set(
+    db
+      .prepare("SELECT key FROM schema_migration")
+      .pluck()
+      .all()
+      .map((k) => String(k)),
+  );
+  const record = db.prepare("INSERT INTO schema_migration (key, applied_ns) VALUES (?, ?)");
+  for (const [key, sql] of migrations) {
+    if (applied.has(key)) continue;
+    db.transaction(() => {
+      db.exec(sql);
+      record.run(key, BigInt(Date.now()) * 1_000_000n);
+    })();
+  }
+}

@@ -1,0 +1,9 @@
+import type { Db } from "./db.ts";
+import { createTokenQueries, type TokenQueries } from "./tokens.ts";
+
+/** Every read query the API uses, prepared once on the read-only connection. */
+export type ReadStore = { db: Db; tokens: TokenQueries };
+
+export function createReadStore(db: Db): ReadStore {
+  return { db, tokens: createTokenQueries(db) };
+}

@@ -1,0 +1,223 @@
+import type { Db } from "./db.ts";
+import { createVersionedTable, type Row, type VersionedTable } from "./versioned.ts";
+
+export type RecordFileRow = {
+  number: bigint;
+  name: string;
+  version: number;
+  hapiMajor: number | null;
+  hapiMinor: number | null;
+  hapiPatch: number | null;
+  hash: string;
+  previousHash: string;
+  consensusStart: bigint;
+  consensusEnd: bigint;
+  count: number;
+  size: number | null;
+  gasUsed: bigint;
+  logsBloom: Uint8Array;
+};
+
+export type CursorRow = {
+  fileName: string;
+  version: number;
+  hash: Uint8Array;
+  blockNumber: bigint;
+  consensusEnd: bigint;
+};
+
+export type TransactionRow = {
+  consensusNs: bigint;
+  type: number;
+  result: number;
+  payerId: bigint;
+  validStartNs: bigint;
+  nonce: number;
+  scheduled: boolean;
+  chargedFee: bigint;
+  entityId: bigint | null;
+  blockNumber: bigint;
+};
+
+/** Freeze and KYC status a new token-account row starts with, decided by the token's keys. */
+export type TokenAccountDefaults = { freezeStatus: string; kycStatus: string };
+
+/**
+ * Every write ingestion makes, as prepared statements opened once on the writer connection. Callers run these
+ * inside the one transaction of a record file.
+ */
+export type WriteStore = {
+  db: Db;
+  entity: VersionedTable;
+  token: VersionedTable;
+  customFee: VersionedTable;
+  tokenAccount: VersionedTable;
+  nft: VersionedTable;
+  insertRecordFile(row: RecordFileRow): void;
+  setCursor(row: CursorRow): void;
+  insertTransaction(row: TransactionRow): void;
+  insertTokenTransfer(consensusNs: bigint, tokenId: bigint, accountId: bigint, amount: bigint, isApproval: boolean): void;
+  insertNftTransfer(
+    consensusNs: bigint,
+    tokenId: bigint,
+    serial: bigint,
+    senderId: bigint | null,
+    receiverId: bigint | null,
+    isApproval: boolean,
+  ): void;
+  /** Sets the token's total supply from `atNs` on. */
+  setSupply(tokenId: bigint, atNs: bigint, totalSupply: bigint): void;
+  currentSupply(tokenId: bigint): bigint | undefined;
+  /**
+   * Adds `delta` to an account's balance of a token at `atNs` and records the new balance in the history. An
+   * account with no relationship to the token yet gets one (a transfer implies an association).
+   */
+  addBalance(tokenId: bigint, accountId: bigint, atNs: bigint, delta: bigint, defaults: () => TokenAccountDefaults): void;
+  /** Current NFTs of a token owned by an account (for treasury moves). */
+  serialsOwnedBy(tokenId: bigint, accountId: bigint): bigint[];
+};
+
+export function createWriteStore(db: Db): WriteStore {
+  const entity = createVersionedTable(db, "entity", ["id"], [
+    "type",
+    "created_ns",
+    "deleted",
+    "memo",
+    "key",
+    "public_key",
+    "auto_renew_account_id",
+    "auto_renew_period",
+    "expiration_ns",
+    "alias",
+    "evm_address",
+  ]);
+  const token = createVersionedTable(db, "token", ["id"], [
+    "created_ns",
+    "name",
+    "symbol",
+    "decimals",
+    "initial_supply",
+    "max_supply",
+    "supply_type",
+    "type",
+    "treasury_id",
+    "freeze_default",
+    "freeze_key",
+    "kyc_key",
+    "wipe_key",
+    "supply_key",
+    "fee_schedule_key",
+    "pause_key",
+    "metadata_key",
+    "metadata",
+    "pause_status",
+  ]);
+  const customFee = createVersionedTable(db, "custom_fee", ["token_id"], ["fees"]);
+  const tokenAccount = createVersionedTable(db, "token_account", ["token_id", "account_id"], [
+    "associated",
+    "automatic_association",
+    "freeze_status",
+    "kyc_status",
+    "created_ns",
+    "balance",
+    "balance_ns",
+  ]);
+  const nft = createVersionedTable(db, "nft", ["token_id", "serial"], [
+    "account_id",
+    "created_ns",
+    "deleted",
+    "metadata",
+    "spender",
+    "delegating_spender",
+  ]);
+
+  const insertRecordFile = db.prepare(
+    `INSERT INTO record_file (number, name, version, hapi_major, hapi_minor, hapi_patch, hash, previous_hash,
+       consensus_start, consensus_end, count, size, gas_used, logs_bloom)
+     VALUES (@number, @name, @version, @hapiMajor, @hapiMinor, @hapiPatch, @hash, @previousHash,
+       @consensusStart, @consensusEnd, @count, @size, @gasUsed, @logsBloom)`,
+  );
+  const setCursor = db.prepare(
+    `INSERT INTO ingest_cursor (id, file_name, version, hash, block_number, consensus_end)
+     VALUES (1, @fileName, @version, @hash, @blockNumber, @consensusEnd)
+     ON CONFLICT (id) DO UPDATE SET file_name = excluded.file_name, version = excluded.version,
+       hash = excluded.hash, block_number = excluded.block_number, consensus_end = excluded.consensus_end`,
+  );
+  const insertTransaction = db.prepare(
+    `INSERT INTO "transaction" (consensus_ns, type, result, payer_id, valid_start_ns, nonce, scheduled,
+       charged_fee, entity_id, block_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertTokenTransfer = db.prepare(
+    "INSERT INTO token_transfer (consensus_ns, token_id, account_id, amount, is_approval) VALUES (?, ?, ?, ?, ?)",
+  );
+  const insertNftTransfer = db.prepare(
+    `INSERT INTO nft_transfer (consensus_ns, token_id, serial, sender_id, receiver_id, is_approval)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  const upsertSupply = db.prepare(
+    `INSERT INTO token_supply (token_id, valid_from, total_supply) VALUES (?, ?, ?)
+     ON CONFLICT (token_id, valid_from) DO UPDATE SET total_supply = excluded.total_supply`,
+  );
+  const selectSupply = db
+    .prepare("SELECT total_supply FROM token_supply WHERE token_id = ? ORDER BY valid_from DESC LIMIT 1")
+    .pluck();
+  const addToBalance = db
+    .prepare(
+      `UPDATE token_account SET balance = balance + ?, balance_ns = ?
+       WHERE token_id = ? AND account_id = ? AND valid_to IS NULL RETURNING balance`,
+    )
+    .pluck();
+  const insertImplicitTokenAccount = db.prepare(
+    `INSERT INTO token_account (token_id, account_id, valid_from, valid_to, associated, automatic_association,
+       freeze_status, kyc_status, created_ns, balance, balance_ns) VALUES (?, ?, ?, NULL, 1, 0, ?, ?, ?, ?, ?)`,
+  );
+  const upsertBalance = db.prepare(
+    `INSERT INTO token_balance (token_id, account_id, valid_from, balance) VALUES (?, ?, ?, ?)
+     ON CONFLICT (token_id, account_id, valid_from) DO UPDATE SET balance = excluded.balance`,
+  );
+  const selectSerialsOwnedBy = db
+    .prepare("SELECT serial FROM nft WHERE token_id = ? AND account_id = ? AND valid_to IS NULL ORDER BY serial")
+    .pluck();
+
+  return {
+    db,
+    entity,
+    token,
+    customFee,
+    tokenAccount,
+    nft,
+    insertRecordFile: (row) => insertRecordFile.run(row),
+    setCursor: (row) => setCursor.run(row),
+    insertTransaction: (r) =>
+      insertTransaction.run(
+        r.consensusNs,
+        r.type,
+        r.result,
+        r.payerId,
+        r.validStartNs,
+        r.nonce,
+        r.scheduled ? 1 : 0,
+        r.chargedFee,
+        r.entityId,
+        r.blockNumber,
+      ),
+    insertTokenTransfer: (t, tokenId, accountId, amount, isApproval) =>
+      insertTokenTransfer.run(t, tokenId, accountId, amount, isApproval ? 1 : 0),
+    insertNftTransfer: (t, tokenId, serial, sender, receiver, isApproval) =>
+      insertNftTransfer.run(t, tokenId, serial, sender, receiver, isApproval ? 1 : 0),
+    setSupply: (tokenId, atNs, totalSupply) => upsertSupply.run(tokenId, atNs, totalSupply),
+    currentSupply: (tokenId) => selectSupply.get(tokenId) as bigint | undefined,
+    addBalance(tokenId, accountId, atNs, delta, defaults) {
+      let balance = addToBalance.get(delta, atNs, tokenId, accountId) as bigint | undefined;
+      if (balance === undefined) {
+        const { freezeStatus, kycStatus } = defaults();
+        balance = delta;
+        insertImplicitTokenAccount.run(tokenId, accountId, atNs, freezeStatus, kycStatus, atNs, balance, atNs);
+      }
+      upsertBalance.run(tokenId, accountId, atNs, balance);
+    },
+    serialsOwnedBy: (tokenId, accountId) => selectSerialsOwnedBy.all(tokenId, accountId) as bigint[],
+  };
+}
+
+export type { Row };
