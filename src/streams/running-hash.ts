@@ -13,7 +13,7 @@
  *
  * Checked against every real v5 and v6 file in shared/real-streams (see the record-* tests).
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { RecordItem } from "./types.ts";
 
 export const HASH_LENGTH = 48;
@@ -26,8 +26,8 @@ export const RECORD_STREAM_OBJECT_CLASS_ID = 0xe370929ba5429d8bn;
 export const RECORD_STREAM_OBJECT_CLASS_VERSION = 1;
 
 const FOLD_PREFIX_LENGTH = 12;
-// One reusable buffer per fold: prefix ‖ running ‖ prefix ‖ objectHash. Hash updates copy synchronously,
-// so reusing it is safe and saves four update calls and their allocations per item.
+// One reusable buffer per fold: prefix ‖ running ‖ prefix ‖ objectHash. Hashing is synchronous, so reusing
+// it is safe and saves four update calls and their allocations per item.
 const foldScratch = new Uint8Array(2 * (FOLD_PREFIX_LENGTH + HASH_LENGTH));
 const foldView = new DataView(foldScratch.buffer);
 for (const at of [0, FOLD_PREFIX_LENGTH + HASH_LENGTH]) {
@@ -35,16 +35,15 @@ for (const at of [0, FOLD_PREFIX_LENGTH + HASH_LENGTH]) {
   foldView.setInt32(at + 8, HASH_CLASS_VERSION, true);
 }
 
-const objectHeader = new Uint8Array(16);
-const objectHeaderView = new DataView(objectHeader.buffer);
-objectHeaderView.setBigUint64(0, RECORD_STREAM_OBJECT_CLASS_ID);
-objectHeaderView.setInt32(8, RECORD_STREAM_OBJECT_CLASS_VERSION);
-const lengthScratch = new Uint8Array(4);
-const lengthView = new DataView(lengthScratch.buffer);
+// Hashing is most of the reader's cost, and one-shot `crypto.hash` over one contiguous buffer is markedly
+// faster than `createHash().update()...digest()`, so a v6 object is assembled in a reusable scratch buffer.
+const OBJECT_HEADER_LENGTH = 16;
+let objectScratch = new Uint8Array(64 * 1024);
+let objectView = new DataView(objectScratch.buffer);
 
 /** SHA-384 of one byte range. */
 export function sha384(bytes: Uint8Array): Buffer {
-  return createHash("sha384").update(bytes).digest();
+  return hash("sha384", bytes, "buffer");
 }
 
 /** The hash of a record stream object given its serialized bytes (class id through transaction bytes). */
@@ -54,10 +53,19 @@ export function hashSerializedRecordStreamObject(serialized: Uint8Array): Buffer
 
 /** The hash of a record stream object given its record and transaction bytes (v6 items). */
 export function hashRecordStreamObject(recordBytes: Uint8Array, transactionBytes: Uint8Array): Buffer {
-  objectHeaderView.setInt32(12, recordBytes.length);
-  const hash = createHash("sha384").update(objectHeader).update(recordBytes);
-  lengthView.setInt32(0, transactionBytes.length);
-  return hash.update(lengthScratch).update(transactionBytes).digest();
+  const length = OBJECT_HEADER_LENGTH + recordBytes.length + 4 + transactionBytes.length;
+  if (length > objectScratch.length) {
+    objectScratch = new Uint8Array(Math.max(length, 2 * objectScratch.length));
+    objectView = new DataView(objectScratch.buffer);
+  }
+  objectView.setBigUint64(0, RECORD_STREAM_OBJECT_CLASS_ID);
+  objectView.setInt32(8, RECORD_STREAM_OBJECT_CLASS_VERSION);
+  objectView.setInt32(12, recordBytes.length);
+  objectScratch.set(recordBytes, OBJECT_HEADER_LENGTH);
+  const transactionAt = OBJECT_HEADER_LENGTH + recordBytes.length;
+  objectView.setInt32(transactionAt, transactionBytes.length);
+  objectScratch.set(transactionBytes, transactionAt + 4);
+  return sha384(objectScratch.subarray(0, length));
 }
 
 /** Folds one object hash into the running hash and returns the new running hash. */
