@@ -25,9 +25,15 @@ export type RecordFile = {
   blockNumber: bigint | null;
   /** 48 bytes. v5/v6: start object running hash; v2: previous file hash from the header. */
   previousHash: Uint8Array;
-  /** 48 bytes. v5/v6: end object running hash; v2: SHA-384 of the file. This is the block hash. */
+  /**
+   * 48 bytes. v5/v6: end object running hash; v2: the file hash, SHA-384(header ‖ SHA-384(body)), which the
+   * next v2 file names as its previous hash. This is the block hash.
+   */
   hash: Uint8Array;
-  /** 48 bytes: SHA-384 over the uncompressed file bytes (what a signature file signs). */
+  /**
+   * 48 bytes: what a signature file signs. v5/v6: SHA-384 over the uncompressed file bytes; v2: the same value
+   * as `hash`.
+   */
   fileHash: Uint8Array;
   /** 48 bytes for v5/v6 (the metadata hash that signature files also sign); null for v2. */
   metadataHash: Uint8Array | null;
