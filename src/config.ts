@@ -20,7 +20,9 @@ export type Config = {
 };
 
 /** The stream a new user sees with no flags: generated from `fixtures/scenarios/demo.yaml`. */
-export const BUNDLED_RECORDS = fileURLToPath(new URL("../fixtures/streams/demo/record0.0.3", import.meta.url));
+export const BUNDLED_RECORDS = fileURLToPath(
+  new URL("../fixtures/streams/demo/record0.0.3", import.meta.url),
+);
 
 const schema = {
   type: "object",
@@ -43,7 +45,9 @@ const validate = new Ajv.default({ allErrors: true }).compile(schema);
 /** Checks a configuration, naming every bad setting at once. */
 export function validateConfig(config: Config): Config {
   if (!validate(config)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || "config"} ${e.message}`);
+    const problems = (validate.errors ?? []).map(
+      (e) => `${e.instancePath.slice(1) || "config"} ${e.message}`,
+    );
     throw new ConfigError(problems);
   }
   return config;

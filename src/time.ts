@@ -4,7 +4,9 @@ import { toBigInt } from "./streams/long.ts";
 const NANOS_PER_SECOND = 1_000_000_000n;
 
 /** A HAPI `Timestamp` as int64 nanoseconds since the epoch. */
-export function timestampToNs(ts: { seconds?: Long | number | null; nanos?: number | null } | null | undefined): bigint {
+export function timestampToNs(
+  ts: { seconds?: Long | number | null; nanos?: number | null } | null | undefined,
+): bigint {
   if (ts == null) return 0n;
   return toBigInt(ts.seconds) * NANOS_PER_SECOND + BigInt(ts.nanos ?? 0);
 }

@@ -1,12 +1,25 @@
 import autocannon from "autocannon";
 
-export type LoadResult = { label: string; requestsPerSecond: number; p50Ms: number; p99Ms: number; errors: number; non2xx: number };
+export type LoadResult = {
+  label: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+};
 
 /**
  * Drives `paths` round-robin against a server on loopback with autocannon (32 connections by default) and
  * reports the mean requests per second and latency percentiles.
  */
-export async function load(label: string, port: number, paths: readonly string[], seconds = 10, connections = 32): Promise<LoadResult> {
+export async function load(
+  label: string,
+  port: number,
+  paths: readonly string[],
+  seconds = 10,
+  connections = 32,
+): Promise<LoadResult> {
   let next = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,

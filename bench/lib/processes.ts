@@ -26,7 +26,19 @@ export async function startBareServer(bodyBytes: number): Promise<Child> {
 export async function startMirrorlite(recordsDir: string, dbFile: string, port: number): Promise<Child> {
   const child = spawn(
     process.execPath,
-    [`${REPO}bin/mirrorlite.js`, "serve", "--records", recordsDir, "--db", dbFile, "--port", String(port), "--log-level", "warn", "--no-wait-signatures"],
+    [
+      `${REPO}bin/mirrorlite.js`,
+      "serve",
+      "--records",
+      recordsDir,
+      "--db",
+      dbFile,
+      "--port",
+      String(port),
+      "--log-level",
+      "warn",
+      "--no-wait-signatures",
+    ],
     { stdio: ["ignore", "inherit", "inherit"] },
   );
   const deadline = Date.now() + 120_000;

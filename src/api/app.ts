@@ -3,6 +3,7 @@ import type { IngestStatus } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
 import type { ReadStore } from "../store/read-store.ts";
 import { errorHandler, notFound } from "./http-errors.ts";
+import { blockRoutes } from "./routes/blocks.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 
@@ -23,6 +24,7 @@ export function createApp({ store, status, log }: AppDeps): Express {
   });
   app.use(healthRoutes(status));
   app.use(tokenRoutes(store));
+  app.use(blockRoutes(store));
   app.use((_req, _res, next) => next(notFound()));
   app.use(errorHandler(log));
   return app;

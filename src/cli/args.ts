@@ -46,7 +46,11 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   const problems: string[] = [];
   if (name === "ingest" && !records) problems.push("ingest needs --records DIR");
   if (name === "ingest" && !db) problems.push("ingest needs --db FILE");
-  const port = integer((values.port as string | undefined) ?? env.MIRRORLITE_PORT ?? "5551", "port", problems);
+  const port = integer(
+    (values.port as string | undefined) ?? env.MIRRORLITE_PORT ?? "5551",
+    "port",
+    problems,
+  );
   const pollMs = integer((values["poll-ms"] as string | undefined) ?? "250", "poll-ms", problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({

@@ -7,7 +7,9 @@ import type { Logger } from "../log.ts";
 import { openWriter, resolveDbLocation } from "../store/db.ts";
 import { createWriteStore } from "../store/write-store.ts";
 
-export type IngestOutcome = { ok: true; files: number; transactions: number } | { ok: false; file: string | null; reason: string };
+export type IngestOutcome =
+  | { ok: true; files: number; transactions: number }
+  | { ok: false; file: string | null; reason: string };
 
 /** `mirrorlite ingest`: applies every complete file in the folder, in order, then returns. */
 export async function ingestOnce(config: Config, log: Logger): Promise<IngestOutcome> {
@@ -19,7 +21,9 @@ export async function ingestOnce(config: Config, log: Logger): Promise<IngestOut
       store: createWriteStore(db),
       waitSignatures: config.waitSignatures,
       log,
-      checkSignature: config.verifySignatures ? loadSignatureCheck(config.verifySignatures, config.recordsDir) : null,
+      checkSignature: config.verifySignatures
+        ? loadSignatureCheck(config.verifySignatures, config.recordsDir)
+        : null,
     });
     let files = 0;
     let transactions = 0;

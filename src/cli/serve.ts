@@ -39,9 +39,16 @@ export async function startService(config: Config, log: Logger): Promise<Running
     throw error;
   }
   const reader = openReader(location.path);
-  const app = createApp({ store: createReadStore(reader), status: ingest.status, log: log.child({ component: "api" }) });
+  const app = createApp({
+    store: createReadStore(reader),
+    status: ingest.status,
+    log: log.child({ component: "api" }),
+  });
   const { server, port } = await listen(app, config.host, config.port);
-  log.info({ host: config.host, port, records: config.recordsDir, db: config.db }, "serving the mirror node API");
+  log.info(
+    { host: config.host, port, records: config.recordsDir, db: config.db },
+    "serving the mirror node API",
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

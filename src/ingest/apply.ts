@@ -1,7 +1,7 @@
 import { entityIdOf } from "../ids.ts";
+import type { WriteStore } from "../store/write-store.ts";
 import { toBigInt } from "../streams/long.ts";
 import type { RecordFile } from "../streams/types.ts";
-import type { WriteStore } from "../store/write-store.ts";
 import { type DecodedItem, decodeItem } from "./decode.ts";
 import { HANDLERS } from "./handlers/index.ts";
 import { applyRecordTransfers } from "./handlers/transfers.ts";
@@ -58,7 +58,13 @@ export function applyRecordFile(store: WriteStore, file: RecordFile, blockNumber
       gasUsed,
       logsBloom: bloom ?? new Uint8Array(),
     });
-    store.setCursor({ fileName: file.name, version: file.version, hash: file.hash, blockNumber, consensusEnd });
+    store.setCursor({
+      fileName: file.name,
+      version: file.version,
+      hash: file.hash,
+      blockNumber,
+      consensusEnd,
+    });
   })();
   return { name: file.name, blockNumber, transactions: items.length, consensusStart, consensusEnd };
 }

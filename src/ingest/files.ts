@@ -31,7 +31,11 @@ export type Completeness =
  * The record files after `afterName` (in stream order) that can be read now. The list stops at the first file
  * that is not complete yet: a later file must never be applied before an earlier one.
  */
-export function readyRecordFiles(entries: readonly DirEntry[], afterName: string | null, completeness: Completeness): DirEntry[] {
+export function readyRecordFiles(
+  entries: readonly DirEntry[],
+  afterName: string | null,
+  completeness: Completeness,
+): DirEntry[] {
   const names = new Set(entries.map((e) => e.name));
   const after = afterName === null ? null : streamOrderKey(afterName);
   const candidates = entries
@@ -50,8 +54,14 @@ export function readyRecordFiles(entries: readonly DirEntry[], afterName: string
 }
 
 /** Whether any record file after `afterName` is still waiting to become complete. */
-export function hasPendingRecordFiles(entries: readonly DirEntry[], afterName: string | null, readyCount: number): boolean {
+export function hasPendingRecordFiles(
+  entries: readonly DirEntry[],
+  afterName: string | null,
+  readyCount: number,
+): boolean {
   const after = afterName === null ? null : streamOrderKey(afterName);
-  const pending = entries.filter((e) => isRecordFile(e.name) && (after === null || streamOrderKey(e.name) > after));
+  const pending = entries.filter(
+    (e) => isRecordFile(e.name) && (after === null || streamOrderKey(e.name) > after),
+  );
   return pending.length > readyCount;
 }

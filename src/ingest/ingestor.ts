@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CorruptFileError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import type { WriteStore } from "../store/write-store.ts";
 import { type ChainTip, checkChain, nextBlockNumber } from "../streams/chain.ts";
 import { readRecordFile } from "../streams/read-record-file.ts";
 import type { RecordFile } from "../streams/types.ts";
-import type { WriteStore } from "../store/write-store.ts";
 import { type AppliedFile, applyRecordFile, DecodeError } from "./apply.ts";
 import { type DirEntry, hasPendingRecordFiles, readyRecordFiles, signatureNameOf } from "./files.ts";
 
@@ -110,5 +110,10 @@ function readCursor(store: WriteStore): ChainTip | null {
     .prepare("SELECT file_name, version, hash, block_number FROM ingest_cursor WHERE id = 1")
     .get() as { file_name: string; version: bigint; hash: Uint8Array; block_number: bigint } | undefined;
   if (row === undefined) return null;
-  return { name: row.file_name, version: Number(row.version), hash: new Uint8Array(row.hash), blockNumber: row.block_number };
+  return {
+    name: row.file_name,
+    version: Number(row.version),
+    hash: new Uint8Array(row.hash),
+    blockNumber: row.block_number,
+  };
 }

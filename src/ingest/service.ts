@@ -28,7 +28,13 @@ export type IngestService = {
 /** Starts the ingest worker thread and tracks what it reports, for readiness and cache refreshes. */
 export function startIngestService(data: IngestWorkerData, log: Logger): IngestService {
   const worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), { workerData: data });
-  const status: IngestStatus = { state: "catching-up", reason: null, file: null, lastBlock: null, lastFile: null };
+  const status: IngestStatus = {
+    state: "catching-up",
+    reason: null,
+    file: null,
+    lastBlock: null,
+    lastFile: null,
+  };
   const listeners: Array<(file: string, blockNumber: bigint) => void> = [];
   let resolveDb!: () => void;
   let rejectDb!: (error: Error) => void;

@@ -15,7 +15,8 @@ export function loadSignatureCheck(addressBookPath: string, recordsDir: string):
   const node = /^record(\d+\.\d+\.\d+)$/.exec(basename(recordsDir))?.[1];
   return (file, signatureBytes, signatureName) => {
     const publicKey = node ? keys.get(node) : undefined;
-    if (!publicKey) throw new SignatureError(file.name, `the address book has no key for node ${node ?? "(unknown)"}`);
+    if (!publicKey)
+      throw new SignatureError(file.name, `the address book has no key for node ${node ?? "(unknown)"}`);
     verifyRecordFileSignature({
       file: file.name,
       signature: readSignatureFile(signatureName, signatureBytes),

@@ -29,7 +29,15 @@ export type RoyaltyFeeValue = {
 };
 export type CustomFeeValue = FixedFeeValue | FractionalFeeValue | RoyaltyFeeValue;
 
-const BIGINT_FIELDS = new Set(["amount", "collectorId", "denominatingTokenId", "numerator", "denominator", "minimum", "maximum"]);
+const BIGINT_FIELDS = new Set([
+  "amount",
+  "collectorId",
+  "denominatingTokenId",
+  "numerator",
+  "denominator",
+  "minimum",
+  "maximum",
+]);
 
 export function encodeCustomFees(fees: readonly CustomFeeValue[]): string {
   return JSON.stringify(fees, (_key, value) => (typeof value === "bigint" ? value.toString() : value));

@@ -35,7 +35,8 @@ export function createTokenQueries(db: Db): TokenQueries {
       const entity = entityAt([tokenId], asOf);
       const fees = feesAt([tokenId], asOf);
       if (entity === undefined || fees === undefined) return undefined;
-      const totalSupply = (supplyAt.get(tokenId, upperBoundNs(asOf)) as bigint | undefined) ?? token.initial_supply;
+      const totalSupply =
+        (supplyAt.get(tokenId, upperBoundNs(asOf)) as bigint | undefined) ?? token.initial_supply;
       return {
         token,
         entity,

@@ -56,7 +56,13 @@ export type WriteStore = {
   insertRecordFile(row: RecordFileRow): void;
   setCursor(row: CursorRow): void;
   insertTransaction(row: TransactionRow): void;
-  insertTokenTransfer(consensusNs: bigint, tokenId: bigint, accountId: bigint, amount: bigint, isApproval: boolean): void;
+  insertTokenTransfer(
+    consensusNs: bigint,
+    tokenId: bigint,
+    accountId: bigint,
+    amount: bigint,
+    isApproval: boolean,
+  ): void;
   insertNftTransfer(
     consensusNs: bigint,
     tokenId: bigint,
@@ -72,64 +78,83 @@ export type WriteStore = {
    * Adds `delta` to an account's balance of a token at `atNs` and records the new balance in the history. An
    * account with no relationship to the token yet gets one (a transfer implies an association).
    */
-  addBalance(tokenId: bigint, accountId: bigint, atNs: bigint, delta: bigint, defaults: () => TokenAccountDefaults): void;
+  addBalance(
+    tokenId: bigint,
+    accountId: bigint,
+    atNs: bigint,
+    delta: bigint,
+    defaults: () => TokenAccountDefaults,
+  ): void;
   /** Current NFTs of a token owned by an account (for treasury moves). */
   serialsOwnedBy(tokenId: bigint, accountId: bigint): bigint[];
 };
 
 export function createWriteStore(db: Db): WriteStore {
-  const entity = createVersionedTable(db, "entity", ["id"], [
-    "type",
-    "created_ns",
-    "deleted",
-    "memo",
-    "key",
-    "public_key",
-    "auto_renew_account_id",
-    "auto_renew_period",
-    "expiration_ns",
-    "alias",
-    "evm_address",
-  ]);
-  const token = createVersionedTable(db, "token", ["id"], [
-    "created_ns",
-    "name",
-    "symbol",
-    "decimals",
-    "initial_supply",
-    "max_supply",
-    "supply_type",
-    "type",
-    "treasury_id",
-    "freeze_default",
-    "freeze_key",
-    "kyc_key",
-    "wipe_key",
-    "supply_key",
-    "fee_schedule_key",
-    "pause_key",
-    "metadata_key",
-    "metadata",
-    "pause_status",
-  ]);
+  const entity = createVersionedTable(
+    db,
+    "entity",
+    ["id"],
+    [
+      "type",
+      "created_ns",
+      "deleted",
+      "memo",
+      "key",
+      "public_key",
+      "auto_renew_account_id",
+      "auto_renew_period",
+      "expiration_ns",
+      "alias",
+      "evm_address",
+    ],
+  );
+  const token = createVersionedTable(
+    db,
+    "token",
+    ["id"],
+    [
+      "created_ns",
+      "name",
+      "symbol",
+      "decimals",
+      "initial_supply",
+      "max_supply",
+      "supply_type",
+      "type",
+      "treasury_id",
+      "freeze_default",
+      "freeze_key",
+      "kyc_key",
+      "wipe_key",
+      "supply_key",
+      "fee_schedule_key",
+      "pause_key",
+      "metadata_key",
+      "metadata",
+      "pause_status",
+    ],
+  );
   const customFee = createVersionedTable(db, "custom_fee", ["token_id"], ["fees"]);
-  const tokenAccount = createVersionedTable(db, "token_account", ["token_id", "account_id"], [
-    "associated",
-    "automatic_association",
-    "freeze_status",
-    "kyc_status",
-    "created_ns",
-    "balance",
-    "balance_ns",
-  ]);
-  const nft = createVersionedTable(db, "nft", ["token_id", "serial"], [
-    "account_id",
-    "created_ns",
-    "deleted",
-    "metadata",
-    "spender",
-    "delegating_spender",
-  ]);
+  const tokenAccount = createVersionedTable(
+    db,
+    "token_account",
+    ["token_id", "account_id"],
+    [
+      "associated",
+      "automatic_association",
+      "freeze_status",
+      "kyc_status",
+      "created_ns",
+      "balance",
+      "balance_ns",
+    ],
+  );
+  const nft = createVersionedTable(
+    db,
+    "nft",
+    ["token_id", "serial"],
+    ["account_id", "created_ns", "deleted", "metadata", "spender", "delegating_spender"],
+  );
 
   const insertRecordFile = db.prepare(
     `INSERT INTO record_file (number, name, version, hapi_major, hapi_minor, hapi_patch, hash, previous_hash,
@@ -176,7 +201,9 @@ export function createWriteStore(db: Db): WriteStore {
      ON CONFLICT (token_id, account_id, valid_from) DO UPDATE SET balance = excluded.balance`,
   );
   const selectSerialsOwnedBy = db
-    .prepare("SELECT serial FROM nft WHERE token_id = ? AND account_id = ? AND valid_to IS NULL ORDER BY serial")
+    .prepare(
+      "SELECT serial FROM nft WHERE token_id = ? AND account_id = ? AND valid_to IS NULL ORDER BY serial",
+    )
     .pluck();
 
   return {
@@ -212,7 +239,16 @@ export function createWriteStore(db: Db): WriteStore {
       if (balance === undefined) {
         const { freezeStatus, kycStatus } = defaults();
         balance = delta;
-        insertImplicitTokenAccount.run(tokenId, accountId, atNs, freezeStatus, kycStatus, atNs, balance, atNs);
+        insertImplicitTokenAccount.run(
+          tokenId,
+          accountId,
+          atNs,
+          freezeStatus,
+          kycStatus,
+          atNs,
+          balance,
+          atNs,
+        );
       }
       upsertBalance.run(tokenId, accountId, atNs, balance);
     },

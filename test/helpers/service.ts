@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startService, type RunningService } from "../../src/cli/serve.ts";
+import { type RunningService, startService } from "../../src/cli/serve.ts";
 import type { Config } from "../../src/config.ts";
 import { createLogger } from "../../src/log.ts";
 
@@ -32,7 +32,9 @@ export type TestService = RunningService & {
 export type TestResponse = { status: number; headers: Headers; text: string; body: unknown };
 
 /** Starts the real service (real worker, real SQLite file, real HTTP on an ephemeral port) on `recordsDir`. */
-export async function startTestService(options: Partial<Config> & { recordsDir: string }): Promise<TestService> {
+export async function startTestService(
+  options: Partial<Config> & { recordsDir: string },
+): Promise<TestService> {
   const config: Config = {
     db: ":memory:",
     port: 0,
@@ -63,7 +65,11 @@ export async function startTestService(options: Partial<Config> & { recordsDir: 
 }
 
 /** Waits until the service has applied `blockNumber` (or ingestion stopped, which fails the wait). */
-export async function waitForBlock(service: RunningService, blockNumber: bigint, timeoutMs = 30_000): Promise<void> {
+export async function waitForBlock(
+  service: RunningService,
+  blockNumber: bigint,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const status = service.ingest.status();

@@ -3,15 +3,9 @@ import { ChainBreakError } from "../../src/errors.ts";
 import { type ChainTip, checkChain, nextBlockNumber, toChainTip } from "../../src/streams/chain.ts";
 import { toHex } from "../../src/streams/hex.ts";
 import { readRecordFile } from "../../src/streams/read-record-file.ts";
-import {
-  foldRunningHash,
-  HASH_CLASS_ID,
-  HASH_DIGEST_TYPE_SHA_384,
-  hashSerializedRecordStreamObject,
-  RECORD_STREAM_OBJECT_CLASS_ID,
-} from "../../src/streams/running-hash.ts";
-import type { RecordFile, RecordItem } from "../../src/streams/types.ts";
+import type { RecordFile } from "../../src/streams/types.ts";
 import { writeRecordFileV6 } from "../../src/streams/write-record-file.ts";
+import { writeRecordFileV5 } from "../../src/streams/write-record-file-v5.ts";
 import { nodeFolders, realRecordFiles } from "./record-fixtures.ts";
 
 function readDir(dir: string): RecordFile[] {
@@ -26,46 +20,6 @@ function chainBreakOf(previous: ChainTip | null, file: RecordFile): ChainBreakEr
     return error as ChainBreakError;
   }
   throw new Error(`${file.name} was accepted`);
-}
-
-/** Serializes a v5 record file the way nodes did (Java, big-endian), so a v2 → v5 switch can be replayed. */
-function writeV5(start: Uint8Array, items: readonly RecordItem[]): Uint8Array {
-  const parts: Uint8Array[] = [];
-  const int32 = (value: number) => {
-    const bytes = new Uint8Array(4);
-    new DataView(bytes.buffer).setInt32(0, value);
-    parts.push(bytes);
-  };
-  const uint64 = (value: bigint) => {
-    const bytes = new Uint8Array(8);
-    new DataView(bytes.buffer).setBigUint64(0, value);
-    parts.push(bytes);
-  };
-  const hashObject = (hash: Uint8Array) => {
-    uint64(HASH_CLASS_ID);
-    int32(1);
-    int32(HASH_DIGEST_TYPE_SHA_384);
-    int32(48);
-    parts.push(hash);
-  };
-  for (const value of [5, 0, 9, 0, 1]) int32(value);
-  hashObject(start);
-  let running = start;
-  for (const item of items) {
-    const objectStart = parts.length;
-    uint64(RECORD_STREAM_OBJECT_CLASS_ID);
-    int32(1);
-    int32(item.recordBytes.length);
-    parts.push(item.recordBytes);
-    int32(item.transactionBytes.length);
-    parts.push(item.transactionBytes);
-    running = foldRunningHash(
-      running,
-      hashSerializedRecordStreamObject(Buffer.concat(parts.slice(objectStart))),
-    );
-  }
-  hashObject(running);
-  return Buffer.concat(parts);
 }
 
 describe("checkChain on real consecutive files", () => {
@@ -132,7 +86,7 @@ describe("checkChain across a version change", () => {
   const [block5] = readDir("v6/record0.0.3") as [RecordFile];
 
   it("continues v2 → v5: the first v5 start running hash is the last v2 file hash", () => {
-    const bytes = writeV5(v2Second.hash, v2Second.items.slice(0, 3));
+    const bytes = writeRecordFileV5(v2Second.hash, v2Second.items.slice(0, 3));
     const v5 = readRecordFile("2021-01-01T00_00_00.000000000Z.rcd", bytes);
     expect(v5.items).toHaveLength(3);
     checkChain(toChainTip(v2Second, 1n), v5);

@@ -9,13 +9,17 @@ import { toJson } from "../json.ts";
 export function healthRoutes(status: () => IngestStatus): Router {
   const router = Router();
   router.get("/health/liveness", (_req, res) => {
-    res.status(200).type("application/json; charset=utf-8").send(toJson({ status: "up" }));
+    res
+      .status(200)
+      .type("application/json; charset=utf-8")
+      .send(toJson({ status: "up" }));
   });
   router.get("/health/readiness", (_req, res) => {
     const s = status();
     const body = {
       status: s.state === "ready" ? "ready" : s.state,
-      reason: s.state === "catching-up" ? "catching up: applying the record files present at start-up" : s.reason,
+      reason:
+        s.state === "catching-up" ? "catching up: applying the record files present at start-up" : s.reason,
       file: s.file,
       lastBlock: s.lastBlock,
       lastFile: s.lastFile,

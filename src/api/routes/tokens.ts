@@ -1,9 +1,9 @@
 import { Router } from "express";
 import type { ReadStore } from "../../store/read-store.ts";
 import { notFound } from "../http-errors.ts";
+import { parseTokenInfo } from "../requests.ts";
 import { sendJson } from "../respond.ts";
 import { tokenInfoView } from "../views/token-info.ts";
-import { parseTokenInfo } from "../requests.ts";
 
 /** The tokens group. Cache lifetimes are the public mirror node's, per route. */
 export function tokenRoutes(store: ReadStore): Router {

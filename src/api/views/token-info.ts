@@ -88,7 +88,10 @@ function customFeesView(createdNs: bigint, fees: readonly CustomFeeValue[], toke
         fallback_fee:
           fee.fallback === null
             ? null
-            : { amount: fee.fallback.amount, denominating_token_id: formatEntityId(fee.fallback.denominatingTokenId) },
+            : {
+                amount: fee.fallback.amount,
+                denominating_token_id: formatEntityId(fee.fallback.denominatingTokenId),
+              },
       });
     }
   }

@@ -1,5 +1,5 @@
-import type { HapiVersion } from "../../streams/types.ts";
 import type { WriteStore } from "../../store/write-store.ts";
+import type { HapiVersion } from "../../streams/types.ts";
 import type { DecodedItem } from "../decode.ts";
 
 /** What a transaction handler gets: the decoded item, the record file's HAPI version, and the writer. */

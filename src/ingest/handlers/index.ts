@@ -2,6 +2,7 @@ import type { Handler } from "./context.ts";
 import { handleCryptoCreate, handleCryptoDelete, handleCryptoUpdate } from "./crypto.ts";
 import { handleCryptoApproveAllowance, handleCryptoDeleteAllowance, handleTokenUpdateNfts } from "./nft.ts";
 import {
+  handleTokenBurnOrWipe,
   handleTokenCreate,
   handleTokenDelete,
   handleTokenFeeScheduleUpdate,
@@ -9,7 +10,6 @@ import {
   handleTokenPause,
   handleTokenUnpause,
   handleTokenUpdate,
-  handleTokenBurnOrWipe,
 } from "./token.ts";
 import {
   handleTokenAssociate,

@@ -23,7 +23,10 @@ export function handleCryptoDeleteAllowance({ item, store }: HandlerContext): vo
     const tokenId = entityIdOf(allowance.tokenId);
     if (tokenId === null) continue;
     for (const serial of allowance.serialNumbers ?? []) {
-      store.nft.change([tokenId, toBigInt(serial)], item.consensusNs, { spender: null, delegating_spender: null });
+      store.nft.change([tokenId, toBigInt(serial)], item.consensusNs, {
+        spender: null,
+        delegating_spender: null,
+      });
     }
   }
 }

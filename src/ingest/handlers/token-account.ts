@@ -1,19 +1,26 @@
 import { entityIdOf } from "../../ids.ts";
-import { toBigInt } from "../../streams/long.ts";
 import type { TokenAccountDefaults, WriteStore } from "../../store/write-store.ts";
+import { toBigInt } from "../../streams/long.ts";
 import type { HandlerContext } from "./context.ts";
 
 /** Freeze and KYC status of a fresh association, decided by the token's keys and freeze default. */
 export function associationDefaults(store: WriteStore, tokenId: bigint): TokenAccountDefaults {
   const token = store.token.current([tokenId]);
   if (token === undefined) return { freezeStatus: "NOT_APPLICABLE", kycStatus: "NOT_APPLICABLE" };
-  const freezeStatus = token.freeze_key == null ? "NOT_APPLICABLE" : token.freeze_default ? "FROZEN" : "UNFROZEN";
+  const freezeStatus =
+    token.freeze_key == null ? "NOT_APPLICABLE" : token.freeze_default ? "FROZEN" : "UNFROZEN";
   const kycStatus = token.kyc_key == null ? "NOT_APPLICABLE" : "REVOKED";
   return { freezeStatus, kycStatus };
 }
 
 /** Opens an associated relationship at t (a re-association after a dissociation starts again from zero). */
-export function associate(store: WriteStore, tokenId: bigint, accountId: bigint, t: bigint, automatic: boolean): void {
+export function associate(
+  store: WriteStore,
+  tokenId: bigint,
+  accountId: bigint,
+  t: bigint,
+  automatic: boolean,
+): void {
   const { freezeStatus, kycStatus } = associationDefaults(store, tokenId);
   store.tokenAccount.create([tokenId, accountId], t, {
     associated: true,
@@ -59,10 +66,15 @@ export function handleTokenDissociate({ item, store }: HandlerContext): void {
   }
 }
 
-function setStatus(ctx: HandlerContext, body: { token?: unknown; account?: unknown }, patch: Record<string, string>) {
+function setStatus(
+  ctx: HandlerContext,
+  body: { token?: unknown; account?: unknown },
+  patch: Record<string, string>,
+) {
   const tokenId = entityIdOf(body.token as Parameters<typeof entityIdOf>[0]);
   const accountId = entityIdOf(body.account as Parameters<typeof entityIdOf>[0]);
-  if (tokenId !== null && accountId !== null) ctx.store.tokenAccount.change([tokenId, accountId], ctx.item.consensusNs, patch);
+  if (tokenId !== null && accountId !== null)
+    ctx.store.tokenAccount.change([tokenId, accountId], ctx.item.consensusNs, patch);
 }
 
 export const handleTokenFreeze = (ctx: HandlerContext) =>

@@ -1,7 +1,7 @@
 import { entityIdOf } from "../../ids.ts";
+import { type CustomFeeValue, encodeCustomFees } from "../../store/custom-fees.ts";
 import { toBigInt } from "../../streams/long.ts";
 import { proto } from "../../streams/proto.ts";
-import { type CustomFeeValue, encodeCustomFees } from "../../store/custom-fees.ts";
 import { timestampToNs } from "../../time.ts";
 import { type HandlerContext, hapiAtLeast } from "./context.ts";
 import { keyBytes, publicKeyOf } from "./keys.ts";
@@ -182,7 +182,10 @@ export function handleTokenBurnOrWipe({ item, store }: HandlerContext): void {
 }
 
 /** Normalizes a HAPI fee list the way the mirror node stores it. */
-export function customFeesOf(fees: readonly proto.ICustomFee[] | null | undefined, tokenId: bigint): CustomFeeValue[] {
+export function customFeesOf(
+  fees: readonly proto.ICustomFee[] | null | undefined,
+  tokenId: bigint,
+): CustomFeeValue[] {
   const result: CustomFeeValue[] = [];
   for (const fee of fees ?? []) {
     const collectorId = entityIdOf(fee.feeCollectorAccountId);
@@ -217,7 +220,10 @@ export function customFeesOf(fees: readonly proto.ICustomFee[] | null | undefine
         denominator: toBigInt(r.exchangeValueFraction?.denominator),
         fallback:
           r.fallbackFee && fallbackAmount !== 0n
-            ? { amount: fallbackAmount, denominatingTokenId: denominationOf(r.fallbackFee.denominatingTokenId, tokenId) }
+            ? {
+                amount: fallbackAmount,
+                denominatingTokenId: denominationOf(r.fallbackFee.denominatingTokenId, tokenId),
+              }
             : null,
         collectorId,
         allCollectorsAreExempt,

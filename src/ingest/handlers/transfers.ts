@@ -1,6 +1,6 @@
 import { entityIdOf } from "../../ids.ts";
-import { toBigInt } from "../../streams/long.ts";
 import type { WriteStore } from "../../store/write-store.ts";
+import { toBigInt } from "../../streams/long.ts";
 import type { HandlerContext } from "./context.ts";
 import { associate, associationDefaults } from "./token-account.ts";
 
@@ -37,7 +37,8 @@ export function applyRecordTransfers({ item, store }: HandlerContext): void {
       const receiverId = entityIdOf(transfer.receiverAccountID);
       const serial = toBigInt(transfer.serialNumber);
       store.insertNftTransfer(t, tokenId, serial, senderId, receiverId, transfer.isApproval ?? false);
-      const serials = serial === ALL_SERIALS && senderId !== null ? store.serialsOwnedBy(tokenId, senderId) : [serial];
+      const serials =
+        serial === ALL_SERIALS && senderId !== null ? store.serialsOwnedBy(tokenId, senderId) : [serial];
       for (const s of serials) moveNft(store, tokenId, s, receiverId, t);
       const count = BigInt(serials.length);
       if (senderId !== null && senderId !== 0n) store.addBalance(tokenId, senderId, t, -count, defaults);
@@ -46,9 +47,19 @@ export function applyRecordTransfers({ item, store }: HandlerContext): void {
   }
 }
 
-function moveNft(store: WriteStore, tokenId: bigint, serial: bigint, receiverId: bigint | null, t: bigint): void {
+function moveNft(
+  store: WriteStore,
+  tokenId: bigint,
+  serial: bigint,
+  receiverId: bigint | null,
+  t: bigint,
+): void {
   const owner = receiverId === 0n ? null : receiverId;
-  const moved = store.nft.change([tokenId, serial], t, { account_id: owner, spender: null, delegating_spender: null });
+  const moved = store.nft.change([tokenId, serial], t, {
+    account_id: owner,
+    spender: null,
+    delegating_spender: null,
+  });
   if (!moved) {
     // The mint happened before this mirror's first file: keep what we know, with no creation time.
     store.nft.create([tokenId, serial], t, {
