@@ -1,0 +1,183 @@
+/**
+ * Entity IDs as the Node REST service (`rest/entityId.js`) reads, packs and prints them.
+ *
+ * Packing: one signed int64, `shard << 54 | realm << 38 | num` (10, 16 and 38 bits). Sorting and range filters
+ * compare these packed values.
+ *
+ * Reading happens in two steps, and this module keeps them apart because upstream's messages depend on which
+ * one fails:
+ * 1. `isValidEntityId` — the syntax check a filter validator runs: `shard.realm.num` / `realm.num`
+ *    (`^(\d{1,4}\.)?\d{1,5}\.\d{1,12}$`), any `-?\d{1,19}` (13-19 digits and negatives pass here and fail in
+ *    step 2), or a 40-hex EVM address (optional `0x`, or an optional `shard.realm.` prefix). With the
+ *    `num-alias` kind only long-zero addresses (12 zero bytes, then a num of at most 38 bits) pass.
+ * 2. `parseEntityIdString` — upstream's `EntityId.parseString`: strip a leading `0x`, prefix the configured
+ *    shard/realm to reach three parts (`1135` → `0.0.1135`), then re-check and read the parts against the bit
+ *    limits. A long-zero address becomes its num; any other address stays an opaque EVM address (it names no
+ *    packed ID, so filters on it match nothing). A shard/realm prefix on an address must equal the configured
+ *    one. Upstream's quirks are kept: a path ID `0x1135` reads as `0.0.1135`, a bare number is never read as a
+ *    packed ID.
+ */
+
+const NUM_BITS = 38n;
+const REALM_BITS = 16n;
+const SHARD_BITS = 10n;
+const NUM_MASK = (1n << NUM_BITS) - 1n;
+const REALM_MASK = (1n << REALM_BITS) - 1n;
+const MAX_NUM = NUM_MASK;
+const MAX_REALM = REALM_MASK;
+const MAX_SHARD = (1n << SHARD_BITS) - 1n;
+
+const ENTITY_ID = /^(\d{1,4}\.)?\d{1,5}\.\d{1,12}$/;
+const ENCODED_ENTITY_ID = /^-?\d{1,19}$/;
+const EVM_ADDRESS = /^(0x)?[A-Fa-f0-9]{40}$/;
+const EVM_ADDRESS_WITH_SHARD_REALM = /^(\d{1,4}\.)?(\d{1,5}\.)?[A-Fa-f0-9]{40}$/;
+const LONG_ZERO_PREFIX = "0".repeat(24);
+
+export interface EntityIdParts {
+  readonly shard: bigint;
+  readonly realm: bigint;
+  readonly num: bigint;
+}
+
+/** Which EVM address spellings a parameter accepts (upstream's `EvmAddressType`). */
+export type EvmAddressKind = "no-shard-realm" | "optional-shard-realm" | "any" | "num-alias";
+
+/** A parsed ID: either a packed entity ID or an EVM address that names no entity num. */
+export type ParsedEntityId =
+  | ({ readonly kind: "id"; readonly encoded: bigint } & EntityIdParts)
+  | { readonly kind: "evm"; readonly evmAddress: string };
+
+/** `expanded` is the shard/realm-completed text upstream quotes in `Invalid entity ID "<expanded>"`. */
+export type EntityIdParseResult =
+  | { readonly ok: true; readonly id: ParsedEntityId }
+  | { readonly ok: false; readonly expanded: string };
+
+/** The configured shard and realm (upstream `hiero.mirror.common`), both 0 by default. */
+export interface ShardRealm {
+  readonly shard?: bigint;
+  readonly realm?: bigint;
+}
+
+/**
+ * Packs an ID into upstream's signed int64. Shards of 512 and above come out negative, as they do upstream,
+ * so the value always fits an SQLite INTEGER.
+ */
+export function encodeEntityId(shard: bigint, realm: bigint, num: bigint): bigint {
+  if (shard < 0n || shard > MAX_SHARD || realm < 0n || realm > MAX_REALM || num < 0n || num > MAX_NUM) {
+    throw new RangeError(`entity ID ${shard}.${realm}.${num} is outside 10/16/38-bit shard/realm/num`);
+  }
+  return BigInt.asIntN(64, (shard << (NUM_BITS + REALM_BITS)) | (realm << NUM_BITS) | num);
+}
+
+/** Unpacks an int64 produced by `encodeEntityId`. */
+export function decodeEntityId(encoded: bigint): EntityIdParts {
+  const num = encoded & NUM_MASK;
+  const shardRealm = encoded >> NUM_BITS;
+  return {
+    shard: BigInt.asUintN(Number(SHARD_BITS), shardRealm >> REALM_BITS),
+    realm: shardRealm & REALM_MASK,
+    num,
+  };
+}
+
+/**
+ * `"shard.realm.num"`, or null for the all-zero ID (upstream `EntityId.toString()` checks shard, realm and num
+ * all zero; with shard and realm 0 that is "num is 0").
+ */
+export function formatEntityId(encoded: bigint): string | null {
+  if (encoded === 0n) return null;
+  const { shard, realm, num } = decodeEntityId(encoded);
+  return `${shard}.${realm}.${num}`;
+}
+
+function stripHexPrefix(value: string): string {
+  return value.startsWith("0x") ? value.slice(2) : value;
+}
+
+/** Upstream `isValidEvmAddress`. */
+export function isValidEvmAddress(address: string, kind: EvmAddressKind = "any"): boolean {
+  switch (kind) {
+    case "no-shard-realm":
+      return EVM_ADDRESS.test(address);
+    case "optional-shard-realm":
+      return EVM_ADDRESS_WITH_SHARD_REALM.test(address);
+    case "any":
+      return EVM_ADDRESS.test(address) || EVM_ADDRESS_WITH_SHARD_REALM.test(address);
+    case "num-alias":
+      return (
+        (EVM_ADDRESS.test(address) || EVM_ADDRESS_WITH_SHARD_REALM.test(address)) &&
+        !isOpaqueEvmAddress(address)
+      );
+  }
+}
+
+/** The 40 hex digits of an address, split into the 12-byte prefix and the num read from the last 8 bytes. */
+function splitEvmAddress(address: string): { prefix: string; num: bigint } {
+  const hex = stripHexPrefix(address).split(".").at(-1) ?? "";
+  return { prefix: hex.slice(0, 24), num: BigInt(`0x${hex.slice(24, 40)}`) };
+}
+
+/** True for a syntactically valid address that is not a long-zero alias of an entity num (`isEvmAddressAlias`). */
+function isOpaqueEvmAddress(address: string): boolean {
+  if (!isValidEvmAddress(address, "any")) return false;
+  const { prefix, num } = splitEvmAddress(address);
+  return prefix !== LONG_ZERO_PREFIX || num > MAX_NUM;
+}
+
+/** The syntax check of a filter validator (upstream `EntityId.isValidEntityId`). */
+export function isValidEntityId(
+  value: string,
+  allowEvmAddress = true,
+  kind: EvmAddressKind = "any",
+): boolean {
+  if (ENTITY_ID.test(value) || ENCODED_ENTITY_ID.test(value)) return true;
+  return allowEvmAddress && isValidEvmAddress(value, kind);
+}
+
+/** Reads an already completed ID (upstream `EntityId.parse` on a string with dots or of address length). */
+function parseCompletedId(
+  id: string,
+  kind: EvmAddressKind,
+  config: Required<ShardRealm>,
+): EntityIdParseResult {
+  const failure = { ok: false, expanded: id } as const;
+  // Reached only with dotted IDs or 40/42-character addresses: parseString always adds the shard/realm parts.
+  if (!isValidEntityId(id, true, kind) || !(id.includes(".") || id.length === 40 || id.length === 42)) {
+    return failure;
+  }
+  const parts = stripHexPrefix(id).split(".");
+  const last = parts.at(-1) ?? "";
+  const shard = parts.length === 3 ? BigInt(parts.shift() ?? "") : config.shard;
+  const realm = parts.length === 2 ? BigInt(parts.shift() ?? "") : config.realm;
+  if (last.length === 40 || last.length === 42) {
+    if (shard !== config.shard || realm !== config.realm) return failure;
+    const { prefix, num } = splitEvmAddress(last);
+    if (prefix !== LONG_ZERO_PREFIX || num > MAX_NUM)
+      return { ok: true, id: { kind: "evm", evmAddress: last } };
+    return { ok: true, id: { kind: "id", shard, realm, num, encoded: encodeEntityId(shard, realm, num) } };
+  }
+  const num = BigInt(last);
+  if (num > MAX_NUM || realm > MAX_REALM || shard > MAX_SHARD) return failure;
+  return { ok: true, id: { kind: "id", shard, realm, num, encoded: encodeEntityId(shard, realm, num) } };
+}
+
+/**
+ * Upstream `EntityId.parseString(id, {evmAddressType})`: completes the ID with the configured shard/realm and
+ * reads it. On failure, `expanded` is the completed text (`1234567890123` → `0.0.1234567890123`).
+ */
+export function parseEntityIdString(
+  id: string,
+  kind: EvmAddressKind = "any",
+  config: ShardRealm = {},
+): EntityIdParseResult {
+  const shardRealm = { shard: config.shard ?? 0n, realm: config.realm ?? 0n };
+  const stripped = stripHexPrefix(id);
+  const pieces = stripped.split(".");
+  // Array#slice with a negative end is what upstream relies on for IDs with more than three parts.
+  const missing = 3 - pieces.length;
+  const prefix = isOpaqueEvmAddress(stripped)
+    ? []
+    : [shardRealm.shard.toString(), shardRealm.realm.toString()].slice(0, missing);
+  const completed = [...prefix, ...pieces].join(".");
+  return parseCompletedId(completed, kind, shardRealm);
+}

@@ -1,0 +1,31 @@
+/**
+ * Consensus timestamps as the Node REST service reads and writes them (`rest/utils.js`:
+ * `isValidTimestampParam`, `parseTimestampParam`, `nsToSecNs`).
+ *
+ * Input is `seconds` (1-10 digits) or `seconds.fraction` (fraction 1-9 digits); the fraction is padded on the
+ * right, so `1.5` is 1.500000000 s. (The Java service reads the fraction as raw nanoseconds instead; that is
+ * not this module's concern.) Output is `"<seconds>.<9 digits>"`.
+ */
+
+const SECONDS = /^\d{1,10}$/;
+const SECONDS_AND_FRACTION = /^\d{1,10}\.\d{1,9}$/;
+
+/** True for the two accepted forms, `1234567890` and `1234567890.000000001`. */
+export function isValidTimestamp(value: string): boolean {
+  return SECONDS.test(value) || SECONDS_AND_FRACTION.test(value);
+}
+
+/** Nanoseconds since the epoch, or null when the value is not an accepted timestamp. */
+export function parseTimestamp(value: string): bigint | null {
+  if (!isValidTimestamp(value)) return null;
+  const [seconds = "0", fraction = ""] = value.split(".");
+  return BigInt(seconds) * 1_000_000_000n + BigInt(fraction.padEnd(9, "0"));
+}
+
+/** `"<seconds>.<9-digit nanoseconds>"` for a non-negative nanosecond count, e.g. 5430n → `"0.000005430"`. */
+export function formatTimestamp(ns: bigint): string {
+  const digits = ns.toString();
+  const seconds = digits.slice(0, Math.max(0, digits.length - 9)) || "0";
+  const nanos = digits.slice(-9).padStart(9, "0");
+  return `${seconds}.${nanos}`;
+}
