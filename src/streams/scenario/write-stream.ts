@@ -1,0 +1,126 @@
+/**
+ * Cuts simulated transactions into record files and writes them as a node does: a new file whenever
+ * consensus time enters a new period of `blockSeconds`, named after its first transaction, numbered
+ * consecutively, each file's start running hash the previous file's end hash (48 zero bytes for the first),
+ * each `.rcd.gz` followed by its `.rcd_sig`.
+ */
+import type { KeyObject } from "node:crypto";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { HapiVersion, RecordItem } from "../types.ts";
+import { writeRecordFileV6 } from "../write-record-file.ts";
+import { writeSignatureFileV6 } from "../write-signature-file.ts";
+import type { ScenarioRun, StreamItem } from "./engine.ts";
+import { formatNs, streamFileStem } from "./pb.ts";
+import type { BlockSummary, LedgerSummary } from "./summary.ts";
+
+const NANOS_PER_SECOND = 1_000_000_000n;
+const HASH_LENGTH = 48;
+
+export type PlannedFile = { blockNumber: bigint; firstNs: bigint; lastNs: bigint; items: RecordItem[] };
+
+/**
+ * Groups transactions into files by consensus period. A user transaction and its preceding children always
+ * share a file (the group's first timestamp decides).
+ */
+export function planRecordFiles(
+  groups: StreamItem[][],
+  blockSeconds: bigint,
+  firstBlock: bigint,
+): PlannedFile[] {
+  const periodNs = blockSeconds * NANOS_PER_SECOND;
+  const files: PlannedFile[] = [];
+  let current: PlannedFile | undefined;
+  let currentPeriod = -1n;
+  let lastNs = -1n;
+  for (const group of groups) {
+    const first = group[0];
+    if (first === undefined) continue;
+    const period = first.consensusNs / periodNs;
+    if (current === undefined || period !== currentPeriod) {
+      current = {
+        blockNumber: firstBlock + BigInt(files.length),
+        firstNs: first.consensusNs,
+        lastNs: 0n,
+        items: [],
+      };
+      files.push(current);
+      currentPeriod = period;
+    }
+    for (const { consensusNs, item } of group) {
+      if (consensusNs <= lastNs)
+        throw new Error(`consensus timestamps must increase: ${formatNs(consensusNs)}`);
+      lastNs = consensusNs;
+      current.items.push(item);
+      current.lastNs = consensusNs;
+    }
+  }
+  return files;
+}
+
+export type WriteOptions = {
+  hapiVersion: HapiVersion;
+  /** The node key that signs each file; without it no `.rcd_sig` files are written. */
+  signingKey: KeyObject | null;
+  /** Running hash the first file starts from; 48 zero bytes for a new stream. */
+  startRunningHash?: Uint8Array;
+};
+
+/**
+ * Writes the files into `dir` (created if needed; stream files already in it are removed first, so a
+ * regenerated stream is exactly what was planned). Returns one summary per file.
+ */
+export function writeRecordFiles(files: PlannedFile[], dir: string, options: WriteOptions): BlockSummary[] {
+  mkdirSync(dir, { recursive: true });
+  for (const name of readdirSync(dir)) {
+    if (name.endsWith(".rcd.gz") || name.endsWith(".rcd_sig") || name.endsWith(".rcd"))
+      rmSync(join(dir, name));
+  }
+  let runningHash = options.startRunningHash ?? new Uint8Array(HASH_LENGTH);
+  const blocks: BlockSummary[] = [];
+  for (const file of files) {
+    const written = writeRecordFileV6({
+      hapiVersion: options.hapiVersion,
+      blockNumber: file.blockNumber,
+      startRunningHash: runningHash,
+      items: file.items,
+    });
+    const stem = streamFileStem(file.firstNs);
+    writeFileSync(join(dir, `${stem}.rcd.gz`), written.gzipBytes);
+    if (options.signingKey !== null) {
+      const signature = writeSignatureFileV6({
+        fileHash: written.fileHash,
+        metadataHash: written.metadataHash,
+        privateKey: options.signingKey,
+      });
+      writeFileSync(join(dir, `${stem}.rcd_sig`), signature);
+    }
+    blocks.push({
+      number: file.blockNumber.toString(),
+      name: `${stem}.rcd.gz`,
+      count: file.items.length,
+      from: formatNs(file.firstNs),
+      to: formatNs(file.lastNs),
+      previousHash: Buffer.from(runningHash).toString("hex"),
+      hash: Buffer.from(written.endRunningHash).toString("hex"),
+    });
+    runningHash = written.endRunningHash;
+  }
+  return blocks;
+}
+
+/**
+ * Writes a simulated scenario as `<dir>/record0.0.3/*.rcd.gz` + `.rcd_sig` and `<dir>/expected.json`.
+ * Returns the summary written to expected.json.
+ */
+export function writeScenarioStream(run: ScenarioRun, dir: string, signingKey: KeyObject): LedgerSummary {
+  const { settings } = run;
+  const files = planRecordFiles(run.groups, settings.blockSeconds, settings.firstBlock);
+  const blocks = writeRecordFiles(files, join(dir, "record0.0.3"), {
+    hapiVersion: settings.hapiVersion,
+    signingKey,
+  });
+  const summary: LedgerSummary = { ...run.summary, blocks };
+  writeFileSync(join(dir, "expected.json"), `${JSON.stringify(summary, null, 2)}\n`);
+  return summary;
+}
