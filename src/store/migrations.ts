@@ -181,6 +181,15 @@ const migrations: ReadonlyArray<readonly [string, string]> = [
     CREATE INDEX nft_current_by_owner ON nft (token_id, account_id, serial) WHERE valid_to IS NULL;
     `,
   ],
+  [
+    "0002-current-token-and-entity",
+    `
+    -- The token list and the NFT and balance lists join the current token and entity versions by id: one seek
+    -- each instead of a walk over every version of the id.
+    CREATE INDEX token_current ON token (id) WHERE valid_to IS NULL;
+    CREATE INDEX entity_current ON entity (id) WHERE valid_to IS NULL;
+    `,
+  ],
 ];
 
 export function migrate(db: Db): void {

@@ -1,10 +1,27 @@
+import { type BalanceQueries, createBalanceQueries } from "./balances.ts";
 import { type BlockQueries, createBlockQueries } from "./blocks.ts";
 import type { Db } from "./db.ts";
+import { createNftQueries, type NftQueries } from "./nfts.ts";
+import { createTokenListQueries, type TokenListQueries } from "./token-lists.ts";
 import { createTokenQueries, type TokenQueries } from "./tokens.ts";
 
 /** Every read query the API uses, prepared once on the read-only connection. */
-export type ReadStore = { db: Db; tokens: TokenQueries; blocks: BlockQueries };
+export type ReadStore = {
+  db: Db;
+  tokens: TokenQueries;
+  blocks: BlockQueries;
+  tokenLists: TokenListQueries;
+  balances: BalanceQueries;
+  nfts: NftQueries;
+};
 
 export function createReadStore(db: Db): ReadStore {
-  return { db, tokens: createTokenQueries(db), blocks: createBlockQueries(db) };
+  return {
+    db,
+    tokens: createTokenQueries(db),
+    blocks: createBlockQueries(db),
+    tokenLists: createTokenListQueries(db),
+    balances: createBalanceQueries(db),
+    nfts: createNftQueries(db),
+  };
 }
