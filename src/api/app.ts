@@ -2,19 +2,24 @@ import express, { type Express } from "express";
 import type { IngestStatus } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
 import type { ReadStore } from "../store/read-store.ts";
+import { createListCache } from "./cache.ts";
 import { errorHandler, notFound } from "./http-errors.ts";
 import { blockRoutes } from "./routes/blocks.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { nftRoutes } from "./routes/nfts.ts";
+import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 
 export type AppDeps = {
   store: ReadStore;
   status: () => IngestStatus;
   log: Logger;
+  /** How stale a cached list response may be once newer data is indexed, in ms (default 1000). */
+  listCacheMaxStaleMs?: number;
 };
 
 /** The Express application: health, then the mirror node's route groups, then the mirror node's 404 and errors. */
-export function createApp({ store, status, log }: AppDeps): Express {
+export function createApp({ store, status, log, listCacheMaxStaleMs }: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", "weak");
@@ -23,6 +28,14 @@ export function createApp({ store, status, log }: AppDeps): Express {
     next();
   });
   app.use(healthRoutes(status));
+  // A list answer is as new as the last committed block; the cache recomputes once that changes.
+  const listCache = createListCache({
+    generation: () => status().lastBlock,
+    maxStaleMs: listCacheMaxStaleMs,
+  });
+  // Before tokenRoutes: `/api/v1/tokens/balances` and `/api/v1/tokens/nfts` are not token IDs.
+  app.use(tokenListRoutes(store, listCache));
+  app.use(nftRoutes(store, listCache));
   app.use(tokenRoutes(store));
   app.use(blockRoutes(store));
   app.use((_req, _res, next) => next(notFound()));
