@@ -11,11 +11,9 @@ export function timestampToNs(
   return toBigInt(ts.seconds) * NANOS_PER_SECOND + BigInt(ts.nanos ?? 0);
 }
 
-/** `"<seconds>.<9-digit nanoseconds>"`, the REST API's timestamp form. */
+/** `"<seconds>.<9-digit nanoseconds>"`, the REST API's timestamp form (5430n → `"0.000005430"`). */
 export function formatTimestamp(ns: bigint): string {
-  const negative = ns < 0n;
-  const abs = negative ? -ns : ns;
-  const seconds = abs / NANOS_PER_SECOND;
-  const nanos = (abs % NANOS_PER_SECOND).toString().padStart(9, "0");
-  return `${negative ? "-" : ""}${seconds}.${nanos}`;
+  const digits = ns.toString();
+  const seconds = digits.slice(0, Math.max(0, digits.length - 9)) || "0";
+  return `${seconds}.${digits.slice(-9).padStart(9, "0")}`;
 }

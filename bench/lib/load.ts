@@ -27,10 +27,7 @@ export async function load(
     duration: seconds,
     requests: [
       {
-        setupRequest: (request: Record<string, unknown>) => {
-          request.path = paths[next++ % paths.length];
-          return request;
-        },
+        setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] ?? "/" }),
       },
     ],
   });

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from "express";
 import type { Logger } from "../log.ts";
 import { toJson } from "./json.ts";
+import { ParameterError } from "./params/errors.ts";
 
 /** An error with a mirror-node status and messages; routes throw these, the handler below writes them. */
 export class HttpError extends Error {
@@ -29,7 +30,9 @@ export function sendError(res: Response, status: number, messages: readonly stri
  */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    if (error instanceof HttpError) return sendError(res, error.status, error.messages);
+    if (error instanceof HttpError || error instanceof ParameterError) {
+      return sendError(res, error.status, error.messages);
+    }
     const status = typeof error?.status === "number" ? error.status : undefined;
     if (status !== undefined && status >= 400 && status < 500) {
       // Express's own errors, e.g. a malformed URI: the mirror node answers those as bad parameters.

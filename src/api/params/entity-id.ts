@@ -18,26 +18,23 @@
  *    packed ID.
  */
 
-const NUM_BITS = 38n;
-const REALM_BITS = 16n;
-const SHARD_BITS = 10n;
-const NUM_MASK = (1n << NUM_BITS) - 1n;
-const REALM_MASK = (1n << REALM_BITS) - 1n;
-const MAX_NUM = NUM_MASK;
-const MAX_REALM = REALM_MASK;
-const MAX_SHARD = (1n << SHARD_BITS) - 1n;
+import {
+  decodeEntityId,
+  type EntityIdParts,
+  encodeEntityId,
+  formatEntityId,
+  MAX_NUM,
+  MAX_REALM,
+  MAX_SHARD,
+} from "../../ids.ts";
+
+export { decodeEntityId, encodeEntityId, type EntityIdParts, formatEntityId };
 
 const ENTITY_ID = /^(\d{1,4}\.)?\d{1,5}\.\d{1,12}$/;
 const ENCODED_ENTITY_ID = /^-?\d{1,19}$/;
 const EVM_ADDRESS = /^(0x)?[A-Fa-f0-9]{40}$/;
 const EVM_ADDRESS_WITH_SHARD_REALM = /^(\d{1,4}\.)?(\d{1,5}\.)?[A-Fa-f0-9]{40}$/;
 const LONG_ZERO_PREFIX = "0".repeat(24);
-
-export interface EntityIdParts {
-  readonly shard: bigint;
-  readonly realm: bigint;
-  readonly num: bigint;
-}
 
 /** Which EVM address spellings a parameter accepts (upstream's `EvmAddressType`). */
 export type EvmAddressKind = "no-shard-realm" | "optional-shard-realm" | "any" | "num-alias";
@@ -56,38 +53,6 @@ export type EntityIdParseResult =
 export interface ShardRealm {
   readonly shard?: bigint;
   readonly realm?: bigint;
-}
-
-/**
- * Packs an ID into upstream's signed int64. Shards of 512 and above come out negative, as they do upstream,
- * so the value always fits an SQLite INTEGER.
- */
-export function encodeEntityId(shard: bigint, realm: bigint, num: bigint): bigint {
-  if (shard < 0n || shard > MAX_SHARD || realm < 0n || realm > MAX_REALM || num < 0n || num > MAX_NUM) {
-    throw new RangeError(`entity ID ${shard}.${realm}.${num} is outside 10/16/38-bit shard/realm/num`);
-  }
-  return BigInt.asIntN(64, (shard << (NUM_BITS + REALM_BITS)) | (realm << NUM_BITS) | num);
-}
-
-/** Unpacks an int64 produced by `encodeEntityId`. */
-export function decodeEntityId(encoded: bigint): EntityIdParts {
-  const num = encoded & NUM_MASK;
-  const shardRealm = encoded >> NUM_BITS;
-  return {
-    shard: BigInt.asUintN(Number(SHARD_BITS), shardRealm >> REALM_BITS),
-    realm: shardRealm & REALM_MASK,
-    num,
-  };
-}
-
-/**
- * `"shard.realm.num"`, or null for the all-zero ID (upstream `EntityId.toString()` checks shard, realm and num
- * all zero; with shard and realm 0 that is "num is 0").
- */
-export function formatEntityId(encoded: bigint): string | null {
-  if (encoded === 0n) return null;
-  const { shard, realm, num } = decodeEntityId(encoded);
-  return `${shard}.${realm}.${num}`;
 }
 
 function stripHexPrefix(value: string): string {

@@ -7,6 +7,10 @@
  * not this module's concern.) Output is `"<seconds>.<9 digits>"`.
  */
 
+import { formatTimestamp } from "../../time.ts";
+
+export { formatTimestamp };
+
 const SECONDS = /^\d{1,10}$/;
 const SECONDS_AND_FRACTION = /^\d{1,10}\.\d{1,9}$/;
 
@@ -20,12 +24,4 @@ export function parseTimestamp(value: string): bigint | null {
   if (!isValidTimestamp(value)) return null;
   const [seconds = "0", fraction = ""] = value.split(".");
   return BigInt(seconds) * 1_000_000_000n + BigInt(fraction.padEnd(9, "0"));
-}
-
-/** `"<seconds>.<9-digit nanoseconds>"` for a non-negative nanosecond count, e.g. 5430n → `"0.000005430"`. */
-export function formatTimestamp(ns: bigint): string {
-  const digits = ns.toString();
-  const seconds = digits.slice(0, Math.max(0, digits.length - 9)) || "0";
-  const nanos = digits.slice(-9).padStart(9, "0");
-  return `${seconds}.${nanos}`;
 }
