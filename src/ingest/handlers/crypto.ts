@@ -30,7 +30,7 @@ export function handleCryptoUpdate({ item, store }: HandlerContext): void {
   const body = item.body.cryptoUpdateAccount!;
   const accountId = entityIdOf(body.accountIDToUpdate);
   if (accountId === null) return;
-  const patch: Record<string, unknown> = {};
+  const patch: Record<string, unknown> = { deleted: false };
   if (body.key) {
     patch.key = keyBytes(body.key);
     patch.public_key = publicKeyOf(body.key);

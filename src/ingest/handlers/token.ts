@@ -6,9 +6,6 @@ import { timestampToNs } from "../../time.ts";
 import { type HandlerContext, hapiAtLeast } from "./context.ts";
 import { keyBytes, publicKeyOf } from "./keys.ts";
 
-/** The mirror node stores this when a token has no finite maximum supply. */
-const UNLIMITED_SUPPLY = 9223372036854775807n;
-
 /** Token names and symbols may hold NUL, which the mirror node replaces (PostgreSQL text cannot hold it). */
 function cleanText(text: string): string {
   return text.includes("\u0000") ? text.replaceAll("\u0000", "\uFFFD") : text;
@@ -39,7 +36,8 @@ export function handleTokenCreate({ item, store, hapiVersion }: HandlerContext):
     symbol: cleanText(body.symbol ?? ""),
     decimals: BigInt(body.decimals ?? 0),
     initial_supply: initialSupply,
-    max_supply: finite ? toBigInt(body.maxSupply) : UNLIMITED_SUPPLY,
+    // Stored as the body gives it: 0 for a token of infinite supply, as the mirror node does.
+    max_supply: toBigInt(body.maxSupply),
     supply_type: finite ? "FINITE" : "INFINITE",
     type: body.tokenType === proto.TokenType.NON_FUNGIBLE_UNIQUE ? "NON_FUNGIBLE_UNIQUE" : "FUNGIBLE_COMMON",
     treasury_id: entityIdOf(body.treasury) ?? 0n,
@@ -93,7 +91,8 @@ export function handleTokenUpdate({ item, store, hapiVersion }: HandlerContext):
   const tokenId = entityIdOf(body.token);
   if (tokenId === null) return;
   const t = item.consensusNs;
-  const entityPatch: Record<string, unknown> = {};
+  // Every successful update opens an entity version (and clears `deleted`), even if no entity field changes.
+  const entityPatch: Record<string, unknown> = { deleted: false };
   if (body.adminKey) {
     entityPatch.key = keyBytes(body.adminKey);
     entityPatch.public_key = publicKeyOf(body.adminKey);

@@ -1,0 +1,72 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { FIXTURE_STREAMS } from "./service.ts";
+
+/** The engine's own account of a fixture scenario (`fixtures/streams/<name>/expected.json`). */
+export type ExpectedLedger = {
+  accounts: Record<string, { id: string; key: string | null; memo: string }>;
+  tokens: Record<
+    string,
+    {
+      id: string;
+      type: string;
+      name: string;
+      symbol: string;
+      memo: string;
+      decimals: number;
+      treasury: string;
+      totalSupply: string;
+      maxSupply: string;
+      supplyType: string;
+      deleted: boolean;
+      paused: boolean;
+      createdTimestamp: string;
+      expirySeconds: string;
+      autoRenewAccount: string | null;
+      autoRenewPeriod: string;
+      keys: Record<string, string>;
+      customFeeCount: number;
+      balances: Record<string, string>;
+      nfts?: Record<string, { owner: string | null; metadata: string; spender: string | null }>;
+    }
+  >;
+  steps: Array<{
+    index: number;
+    type: string;
+    label?: string;
+    status: string;
+    consensusTimestamp: string;
+    entityId?: string;
+  }>;
+  blocks: Array<{
+    number: string;
+    name: string;
+    count: number;
+    from: string;
+    to: string;
+    hash: string;
+    previousHash: string;
+  }>;
+};
+
+export function fixtureStream(name: string): string {
+  return join(FIXTURE_STREAMS, name, "record0.0.3");
+}
+
+export function expectedLedger(name: string): ExpectedLedger {
+  return JSON.parse(readFileSync(join(FIXTURE_STREAMS, name, "expected.json"), "utf8")) as ExpectedLedger;
+}
+
+/** The consensus timestamp of the step with this label. */
+export function stepTime(ledger: ExpectedLedger, label: string): string {
+  const step = ledger.steps.find((s) => s.label === label);
+  if (!step) throw new Error(`no step labelled ${label}`);
+  return step.consensusTimestamp;
+}
+
+/** The same instant moved by `deltaNs` nanoseconds, in the API's timestamp form. */
+export function shiftTimestamp(timestamp: string, deltaNs: bigint): string {
+  const [seconds, nanos] = timestamp.split(".") as [string, string];
+  const ns = BigInt(seconds) * 1_000_000_000n + BigInt(nanos) + deltaNs;
+  return `${ns / 1_000_000_000n}.${(ns % 1_000_000_000n).toString().padStart(9, "0")}`;
+}
