@@ -13,6 +13,7 @@ import {
 } from "./token.ts";
 import {
   handleTokenAssociate,
+  handleTokenClaimAirdrop,
   handleTokenDissociate,
   handleTokenFreeze,
   handleTokenGrantKyc,
@@ -43,4 +44,5 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   tokenGrantKyc: handleTokenGrantKyc,
   tokenRevokeKyc: handleTokenRevokeKyc,
   tokenUpdateNfts: handleTokenUpdateNfts,
+  tokenClaimAirdrop: handleTokenClaimAirdrop,
 };

@@ -2,18 +2,20 @@ import { entityIdOf } from "../../ids.ts";
 import { toBigInt } from "../../streams/long.ts";
 import type { HandlerContext } from "./context.ts";
 
-/** Serial-specific NFT allowances set the spender on the NFT; a serial listed twice keeps the last spender. */
+/**
+ * Serial-specific NFT allowances set the spender on the NFT (a serial listed twice keeps the last spender).
+ * Without a delegating spender the NFT keeps the one it has, as the mirror node does (it treats an unset
+ * delegating spender as "retain"); any transfer clears both.
+ */
 export function handleCryptoApproveAllowance({ item, store }: HandlerContext): void {
   for (const allowance of item.body.cryptoApproveAllowance!.nftAllowances ?? []) {
     const tokenId = entityIdOf(allowance.tokenId);
     if (tokenId === null) continue;
-    const spender = entityIdOf(allowance.spender);
-    const delegatingSpender = entityIdOf(allowance.delegatingSpender);
+    const patch: Record<string, unknown> = { spender: nonZero(entityIdOf(allowance.spender)) };
+    const delegatingSpender = nonZero(entityIdOf(allowance.delegatingSpender));
+    if (delegatingSpender !== null) patch.delegating_spender = delegatingSpender;
     for (const serial of allowance.serialNumbers ?? []) {
-      store.nft.change([tokenId, toBigInt(serial)], item.consensusNs, {
-        spender,
-        delegating_spender: delegatingSpender,
-      });
+      store.nft.change([tokenId, toBigInt(serial)], item.consensusNs, patch);
     }
   }
 }
@@ -40,4 +42,8 @@ export function handleTokenUpdateNfts({ item, store }: HandlerContext): void {
   for (const serial of body.serialNumbers ?? []) {
     store.nft.change([tokenId, toBigInt(serial)], item.consensusNs, { metadata });
   }
+}
+
+function nonZero(id: bigint | null): bigint | null {
+  return id === 0n ? null : id;
 }

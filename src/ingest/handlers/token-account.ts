@@ -1,6 +1,7 @@
 import { entityIdOf } from "../../ids.ts";
 import type { TokenAccountDefaults, WriteStore } from "../../store/write-store.ts";
 import { toBigInt } from "../../streams/long.ts";
+import type { DecodedItem } from "../decode.ts";
 import type { HandlerContext } from "./context.ts";
 
 /** Freeze and KYC status of a fresh association, decided by the token's keys and freeze default. */
@@ -52,17 +53,52 @@ export function handleTokenDissociate({ item, store }: HandlerContext): void {
     const tokenId = entityIdOf(token);
     if (tokenId === null) continue;
     store.tokenAccount.change([tokenId, accountId], t, { associated: false });
-    // Dissociating from a deleted fungible token burns what the account held: the record's one negative
-    // transfer is the only trace of it, and the mirror node takes it off the total supply.
-    if (store.entity.current([tokenId])?.deleted === 1n) {
-      for (const list of item.record.tokenTransferLists ?? []) {
-        if (entityIdOf(list.token) !== tokenId) continue;
-        for (const transfer of list.transfers ?? []) {
-          const supply = store.currentSupply(tokenId);
-          if (supply !== undefined) store.setSupply(tokenId, t, supply + toBigInt(transfer.amount));
-        }
-      }
-    }
+    if (store.entity.current([tokenId])?.deleted === 1n)
+      dissociateFromDeletedToken(item, store, tokenId, accountId);
+  }
+}
+
+/**
+ * Dissociating from a deleted token destroys what the account held. The record shows it as one negative
+ * transfer of the token (its NFT count, for an NFT token), which brings the balance to 0 when the transfer
+ * lists are applied; the mirror node also takes it off the total supply, and ends the account's NFTs as a
+ * burn would, with a transfer from the account to nobody in the NFTs' history.
+ */
+function dissociateFromDeletedToken(
+  item: DecodedItem,
+  store: WriteStore,
+  tokenId: bigint,
+  accountId: bigint,
+) {
+  const t = item.consensusNs;
+  const list = item.record.tokenTransferLists?.find((candidate) => entityIdOf(candidate.token) === tokenId);
+  const transfers = list?.transfers ?? [];
+  if (transfers.length !== 1) return;
+  const supply = store.currentSupply(tokenId);
+  if (supply !== undefined) store.setSupply(tokenId, t, supply + toBigInt(transfers[0]?.amount));
+  if (store.token.current([tokenId])?.type !== "NON_FUNGIBLE_UNIQUE") return;
+  for (const serial of store.serialsOwnedBy(tokenId, accountId)) {
+    store.nft.change([tokenId, serial], t, {
+      deleted: true,
+      account_id: null,
+      spender: null,
+      delegating_spender: null,
+    });
+    store.insertNftTransfer(t, tokenId, serial, accountId, null, false);
+  }
+}
+
+/**
+ * Claiming pending airdrops associates each receiver with the token, unless it already is: the receiver may
+ * have associated on its own before claiming.
+ */
+export function handleTokenClaimAirdrop({ item, store }: HandlerContext): void {
+  for (const pending of item.body.tokenClaimAirdrop!.pendingAirdrops ?? []) {
+    const receiverId = entityIdOf(pending.receiverId);
+    const tokenId = entityIdOf(pending.fungibleTokenType ?? pending.nonFungibleToken?.token_ID);
+    if (receiverId === null || tokenId === null) continue;
+    if (store.tokenAccount.current([tokenId, receiverId])?.associated === 1n) continue;
+    associate(store, tokenId, receiverId, item.consensusNs, false);
   }
 }
 

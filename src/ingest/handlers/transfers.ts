@@ -1,6 +1,7 @@
 import { entityIdOf } from "../../ids.ts";
 import type { WriteStore } from "../../store/write-store.ts";
 import { toBigInt } from "../../streams/long.ts";
+import { proto } from "../../streams/proto.ts";
 import type { HandlerContext } from "./context.ts";
 import { associate, associationDefaults } from "./token-account.ts";
 
@@ -8,53 +9,99 @@ import { associate, associationDefaults } from "./token-account.ts";
 const ALL_SERIALS = -1n;
 
 /**
- * Applies what every record reports, whatever its transaction type: automatic associations, then fungible and
- * NFT movements from the token transfer lists. Balances and NFT owners come from these lists, never from bodies.
+ * Applies what a record reports, whatever its transaction type: automatic associations, then fungible and NFT
+ * movements from the token transfer lists. Balances and NFT owners come from these lists, never from bodies;
+ * only the approval flags are read from a CryptoTransfer's body, as the mirror node does. Like the mirror
+ * node, this runs for successful records and for FAIL_INVALID ones (errata records whose effects a node
+ * committed nonetheless).
  */
 export function applyRecordTransfers({ item, store }: HandlerContext): void {
+  if (!item.successful && item.status !== proto.ResponseCodeEnum.FAIL_INVALID) return;
   const t = item.consensusNs;
-  for (const association of item.record.automaticTokenAssociations ?? []) {
-    const tokenId = entityIdOf(association.tokenId);
-    const accountId = entityIdOf(association.accountId);
-    if (tokenId === null || accountId === null) continue;
-    // TokenCreate has already associated its treasury and collectors at t; don't reopen those rows.
-    if (store.tokenAccount.current([tokenId, accountId])?.valid_from === t) continue;
-    associate(store, tokenId, accountId, t, true);
+  // TokenCreate's handler associates the treasury and collectors itself (not as automatic associations).
+  if (item.bodyCase !== "tokenCreation") {
+    for (const association of item.record.automaticTokenAssociations ?? []) {
+      const tokenId = entityIdOf(association.tokenId);
+      const accountId = entityIdOf(association.accountId);
+      if (tokenId === null || accountId === null) continue;
+      // A node reports only new associations; never reset the balance of a live one.
+      if (store.tokenAccount.current([tokenId, accountId])?.associated === 1n) continue;
+      associate(store, tokenId, accountId, t, true);
+    }
   }
+  const bodyTransfers = item.body.cryptoTransfer?.tokenTransfers ?? [];
   for (const list of item.record.tokenTransferLists ?? []) {
     const tokenId = entityIdOf(list.token);
     if (tokenId === null) continue;
     const defaults = () => associationDefaults(store, tokenId);
+    const bodyList = bodyTransfers.find((candidate) => entityIdOf(candidate.token) === tokenId);
     for (const transfer of list.transfers ?? []) {
       const accountId = entityIdOf(transfer.accountID);
       if (accountId === null) continue;
       const amount = toBigInt(transfer.amount);
-      store.insertTokenTransfer(t, tokenId, accountId, amount, transfer.isApproval ?? false);
+      store.insertTokenTransfer(t, tokenId, accountId, amount, fungibleApproval(bodyList, accountId, amount));
       store.addBalance(tokenId, accountId, t, amount, defaults);
     }
     for (const transfer of list.nftTransfers ?? []) {
-      const senderId = entityIdOf(transfer.senderAccountID);
-      const receiverId = entityIdOf(transfer.receiverAccountID);
+      const senderId = nonZero(entityIdOf(transfer.senderAccountID));
+      const receiverId = nonZero(entityIdOf(transfer.receiverAccountID));
       const serial = toBigInt(transfer.serialNumber);
-      store.insertNftTransfer(t, tokenId, serial, senderId, receiverId, transfer.isApproval ?? false);
-      const serials =
-        serial === ALL_SERIALS && senderId !== null ? store.serialsOwnedBy(tokenId, senderId) : [serial];
-      for (const s of serials) moveNft(store, tokenId, s, receiverId, t);
-      const count = BigInt(serials.length);
-      if (senderId !== null && senderId !== 0n) store.addBalance(tokenId, senderId, t, -count, defaults);
-      if (receiverId !== null && receiverId !== 0n) store.addBalance(tokenId, receiverId, t, count, defaults);
+      const isApproval = nftApproval(bodyList, senderId, receiverId, serial);
+      store.insertNftTransfer(t, tokenId, serial, senderId, receiverId, isApproval);
+      if (serial === ALL_SERIALS) {
+        if (senderId !== null && receiverId !== null) moveTreasury(store, tokenId, senderId, receiverId, t);
+        continue;
+      }
+      // Burns and wipes (no receiver) are ended by their handlers; a transfer moves the NFT and clears spenders.
+      if (receiverId !== null) moveNft(store, tokenId, serial, receiverId, t);
+      if (senderId !== null) store.addBalance(tokenId, senderId, t, -1n, defaults);
+      if (receiverId !== null) store.addBalance(tokenId, receiverId, t, 1n, defaults);
     }
   }
 }
 
-function moveNft(
-  store: WriteStore,
-  tokenId: bigint,
-  serial: bigint,
+/**
+ * A record debit is an approved (allowance) transfer when the body lists it so: the body entry with the same
+ * account and amount decides; failing that, any approved body entry of the account does. Credits never are.
+ */
+function fungibleApproval(bodyList: proto.ITokenTransferList | undefined, accountId: bigint, amount: bigint) {
+  if (bodyList === undefined || amount >= 0n) return false;
+  const sameAccount = (bodyList.transfers ?? []).filter((aa) => entityIdOf(aa.accountID) === accountId);
+  const exact = sameAccount.find((aa) => toBigInt(aa.amount) === amount);
+  if (exact !== undefined && exact.isApproval === true) return true;
+  return sameAccount.some((aa) => aa.isApproval === true);
+}
+
+/** The approval flag of the body's NFT transfer with the same serial, sender and receiver. */
+function nftApproval(
+  bodyList: proto.ITokenTransferList | undefined,
+  senderId: bigint | null,
   receiverId: bigint | null,
-  t: bigint,
-): void {
-  const owner = receiverId === 0n ? null : receiverId;
+  serial: bigint,
+): boolean {
+  for (const transfer of bodyList?.nftTransfers ?? []) {
+    if (
+      toBigInt(transfer.serialNumber) === serial &&
+      nonZero(entityIdOf(transfer.senderAccountID)) === senderId &&
+      nonZero(entityIdOf(transfer.receiverAccountID)) === receiverId
+    ) {
+      return transfer.isApproval === true;
+    }
+  }
+  return false;
+}
+
+/** A treasury change of an NFT token: every NFT of the old treasury moves to the new one, spenders cleared. */
+function moveTreasury(store: WriteStore, tokenId: bigint, from: bigint, to: bigint, t: bigint): void {
+  const serials = store.serialsOwnedBy(tokenId, from);
+  for (const serial of serials) moveNft(store, tokenId, serial, to, t);
+  const defaults = () => associationDefaults(store, tokenId);
+  const count = BigInt(serials.length);
+  store.addBalance(tokenId, from, t, -count, defaults);
+  store.addBalance(tokenId, to, t, count, defaults);
+}
+
+function moveNft(store: WriteStore, tokenId: bigint, serial: bigint, owner: bigint, t: bigint): void {
   const moved = store.nft.change([tokenId, serial], t, {
     account_id: owner,
     spender: null,
@@ -71,4 +118,9 @@ function moveNft(
       delegating_spender: null,
     });
   }
+}
+
+/** Account 0.0.0 (an unset id) names nobody. */
+function nonZero(id: bigint | null): bigint | null {
+  return id === 0n ? null : id;
 }
