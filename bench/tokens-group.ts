@@ -1,0 +1,432 @@
+/**
+ * Speed of the tokens-group lists against a bare `node:http` server.
+ *
+ * Builds a v6 record stream with the real writer: a fungible token held by `holders` accounts (created with
+ * CryptoCreate, then credited ten per CryptoTransfer with automatic associations) and an NFT token with
+ * `nfts` serials minted and spread over the holders. Ingests it with `mirrorlite ingest` (timed: the ingest
+ * throughput figure), serves it with `mirrorlite serve` in a child process, and drives
+ * `/api/v1/tokens?limit=25`, `/api/v1/tokens/{id}/balances` and `/api/v1/tokens/{id}/nfts` with autocannon,
+ * each next to a bare server answering a fixed body of the same size, also in its own process, in the same
+ * run. Target: every list at least 1/3 of the bare server's requests per second.
+ *
+ * Run alone: `node --import tsx bench/tokens-group.ts [--holders N] [--nfts N] [--seconds S]`;
+ * `--ingest-only` writes and ingests the stream and reports only the ingest throughput.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import Long from "long";
+import { proto } from "../src/streams/proto.ts";
+import type { RecordItem } from "../src/streams/types.ts";
+import { writeRecordFileV6 } from "../src/streams/write-record-file.ts";
+import { type LoadResult, load, printComparison } from "./lib/load.ts";
+import { freePort, REPO, startBareServer, startMirrorlite } from "./lib/processes.ts";
+
+const NANOS_PER_SECOND = 1_000_000_000n;
+const HASH_BYTES = 48;
+const TREASURY = 2n;
+const NODE = 3n;
+const FUNGIBLE_TOKEN = 1001n;
+const NFT_TOKEN = 1002n;
+const FIRST_HOLDER = 100_001n;
+const HOLDERS_PER_TRANSFER = 10;
+const SERIALS_PER_MINT = 10;
+const ITEMS_PER_FILE = 1000;
+
+// ---------------------------------------------------------------------------------------------------------
+// The bulk stream
+// ---------------------------------------------------------------------------------------------------------
+
+export type TokenStreamOptions = {
+  /** Accounts holding the fungible token (100,000 for the published figures). */
+  holders: number;
+  /** NFT serials minted (and transferred to holders round-robin). */
+  nfts: number;
+  /** Consensus time of the first transaction, in ns. */
+  firstConsensusNs?: bigint;
+};
+
+export type WrittenTokenStream = {
+  files: number;
+  transactions: number;
+  fungibleTokenId: string;
+  nftTokenId: string;
+};
+
+/**
+ * Writes the stream into `dir` (created if missing) without signature files: ingest it with signature
+ * waiting off. Every transaction succeeds and its record carries what a node reports (receipts, automatic
+ * associations, token and NFT transfer lists).
+ */
+export function writeTokenStream(dir: string, options: TokenStreamOptions): WrittenTokenStream {
+  mkdirSync(dir, { recursive: true });
+  const items: RecordItem[] = [];
+  let consensusNs = options.firstConsensusNs ?? 1_710_000_000n * NANOS_PER_SECOND;
+  const add = (body: proto.ITransactionBody, record: proto.ITransactionRecord) => {
+    consensusNs += 1_000_000n;
+    items.push(item(consensusNs, body, record));
+  };
+
+  const supplyKey = ed25519Key(1);
+  for (const [tokenId, type, name] of [
+    [FUNGIBLE_TOKEN, proto.TokenType.FUNGIBLE_COMMON, "Bulk"],
+    [NFT_TOKEN, proto.TokenType.NON_FUNGIBLE_UNIQUE, "Bulk NFT"],
+  ] as const) {
+    const fungible = type === proto.TokenType.FUNGIBLE_COMMON;
+    add(
+      {
+        tokenCreation: {
+          name,
+          symbol: fungible ? "BLK" : "BNFT",
+          decimals: fungible ? 2 : 0,
+          initialSupply: long(fungible ? 1_000_000_000_000n : 0n),
+          treasury: account(TREASURY),
+          adminKey: supplyKey,
+          supplyKey,
+          tokenType: type,
+          memo: `bench ${name}`,
+        },
+      },
+      {
+        receipt: { status: proto.ResponseCodeEnum.SUCCESS, tokenID: { tokenNum: long(tokenId) } },
+        ...(fungible
+          ? { tokenTransferLists: [fungibleTransfers(tokenId, [[TREASURY, 1_000_000_000_000n]])] }
+          : {}),
+        automaticTokenAssociations: [{ tokenId: { tokenNum: long(tokenId) }, accountId: account(TREASURY) }],
+      },
+    );
+  }
+
+  for (let i = 0; i < options.holders; i++) {
+    const num = FIRST_HOLDER + BigInt(i);
+    add(
+      { cryptoCreateAccount: { key: ed25519Key(i + 100), initialBalance: long(100_000_000n) } },
+      { receipt: { status: proto.ResponseCodeEnum.SUCCESS, accountID: account(num) } },
+    );
+  }
+
+  for (let first = 0; first < options.holders; first += HOLDERS_PER_TRANSFER) {
+    const credits: [bigint, bigint][] = [];
+    for (let i = first; i < Math.min(first + HOLDERS_PER_TRANSFER, options.holders); i++) {
+      credits.push([FIRST_HOLDER + BigInt(i), BigInt(1_000 + ((i * 7919) % 100_000))]);
+    }
+    const total = credits.reduce((sum, [, amount]) => sum + amount, 0n);
+    const list = fungibleTransfers(FUNGIBLE_TOKEN, [[TREASURY, -total], ...credits]);
+    add(
+      { cryptoTransfer: { tokenTransfers: [list] } },
+      {
+        tokenTransferLists: [list],
+        automaticTokenAssociations: credits.map(([num]) => ({
+          tokenId: { tokenNum: long(FUNGIBLE_TOKEN) },
+          accountId: account(num),
+        })),
+      },
+    );
+  }
+
+  let minted = 0;
+  while (minted < options.nfts) {
+    const serials = Array.from({ length: Math.min(SERIALS_PER_MINT, options.nfts - minted) }, (_, i) =>
+      BigInt(minted + i + 1),
+    );
+    minted += serials.length;
+    add(
+      {
+        tokenMint: {
+          token: { tokenNum: long(NFT_TOKEN) },
+          metadata: serials.map((s) => Buffer.from(`ipfs://bench/${s}.json`)),
+        },
+      },
+      {
+        receipt: {
+          status: proto.ResponseCodeEnum.SUCCESS,
+          newTotalSupply: long(BigInt(minted)),
+          serialNumbers: serials.map(long),
+        },
+        tokenTransferLists: [
+          {
+            token: { tokenNum: long(NFT_TOKEN) },
+            nftTransfers: serials.map((s) => ({
+              receiverAccountID: account(TREASURY),
+              serialNumber: long(s),
+            })),
+          },
+        ],
+      },
+    );
+  }
+  const holderCount = BigInt(Math.max(1, options.holders));
+  for (let s = 1n; s <= BigInt(options.nfts); s += 2n) {
+    // Every other serial leaves the treasury, so the list shows both owners.
+    const receiver = FIRST_HOLDER + ((s * 31n) % holderCount);
+    const list = {
+      token: { tokenNum: long(NFT_TOKEN) },
+      nftTransfers: [
+        { senderAccountID: account(TREASURY), receiverAccountID: account(receiver), serialNumber: long(s) },
+      ],
+    };
+    add(
+      { cryptoTransfer: { tokenTransfers: [list] } },
+      {
+        tokenTransferLists: [list],
+        automaticTokenAssociations: [
+          { tokenId: { tokenNum: long(NFT_TOKEN) }, accountId: account(receiver) },
+        ],
+      },
+    );
+  }
+
+  let previous: Uint8Array = new Uint8Array(HASH_BYTES);
+  let files = 0;
+  for (let start = 0; start < items.length; start += ITEMS_PER_FILE) {
+    const chunk = items.slice(start, start + ITEMS_PER_FILE);
+    const file = writeRecordFileV6({
+      hapiVersion: { major: 0, minor: 56, patch: 0 },
+      blockNumber: BigInt(files + 1),
+      startRunningHash: previous,
+      items: chunk,
+    });
+    writeFileSync(join(dir, `${streamFileTime(firstNsOf(chunk[0]!))}.rcd.gz`), file.gzipBytes);
+    previous = file.endRunningHash;
+    files++;
+  }
+  return {
+    files,
+    transactions: items.length,
+    fungibleTokenId: `0.0.${FUNGIBLE_TOKEN}`,
+    nftTokenId: `0.0.${NFT_TOKEN}`,
+  };
+}
+
+function long(value: bigint | number): Long {
+  return Long.fromString(String(value));
+}
+
+function account(num: bigint): proto.IAccountID {
+  return { accountNum: long(num) };
+}
+
+function timestamp(ns: bigint): proto.ITimestamp {
+  return { seconds: long(ns / NANOS_PER_SECOND), nanos: Number(ns % NANOS_PER_SECOND) };
+}
+
+/** A deterministic ED25519-shaped key (32 bytes): the index written big-endian into the last bytes. */
+function ed25519Key(index: number): proto.IKey {
+  const bytes = Buffer.alloc(32, 0x5a);
+  bytes.writeUInt32BE(index, 28);
+  return { ed25519: bytes };
+}
+
+function fungibleTransfers(tokenId: bigint, amounts: readonly [bigint, bigint][]): proto.ITokenTransferList {
+  return {
+    token: { tokenNum: long(tokenId) },
+    transfers: amounts.map(([num, amount]) => ({ accountID: account(num), amount: long(amount) })),
+  };
+}
+
+const consensusOf = new WeakMap<RecordItem, bigint>();
+
+function firstNsOf(recordItem: RecordItem): bigint {
+  return consensusOf.get(recordItem) ?? 0n;
+}
+
+/** A signed-transaction-bytes transaction paid by the treasury and its successful record. */
+function item(
+  consensusNs: bigint,
+  typed: proto.ITransactionBody,
+  record: proto.ITransactionRecord,
+): RecordItem {
+  const transactionID = {
+    accountID: account(TREASURY),
+    transactionValidStart: timestamp(consensusNs - 3n * NANOS_PER_SECOND),
+  };
+  const bodyBytes = proto.TransactionBody.encode({
+    transactionID,
+    nodeAccountID: account(NODE),
+    transactionFee: long(200_000_000n),
+    transactionValidDuration: { seconds: long(120) },
+    ...typed,
+  }).finish();
+  const signed = proto.SignedTransaction.encode({ bodyBytes, sigMap: {} }).finish();
+  const recordBytes = proto.TransactionRecord.encode({
+    receipt: { status: proto.ResponseCodeEnum.SUCCESS },
+    consensusTimestamp: timestamp(consensusNs),
+    transactionID,
+    transactionFee: long(100_000n),
+    transferList: {
+      accountAmounts: [
+        { accountID: account(TREASURY), amount: long(-100_000n) },
+        { accountID: account(NODE), amount: long(100_000n) },
+      ],
+    },
+    ...record,
+  }).finish();
+  const written = {
+    transactionBytes: proto.Transaction.encode({ signedTransactionBytes: signed }).finish(),
+    recordBytes,
+  };
+  consensusOf.set(written, consensusNs);
+  return written;
+}
+
+/** `2024-03-09T16_00_00.001000000Z`: a consensus time as record stream file names spell it. */
+function streamFileTime(ns: bigint): string {
+  const seconds = ns / NANOS_PER_SECOND;
+  const iso = new Date(Number(seconds) * 1000).toISOString().slice(0, 19).replaceAll(":", "_");
+  return `${iso}.${(ns % NANOS_PER_SECOND).toString().padStart(9, "0")}Z`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The benchmark
+// ---------------------------------------------------------------------------------------------------------
+
+export type TokensGroupBenchOptions = {
+  holders?: number;
+  nfts?: number;
+  /** Seconds of load per measurement. */
+  seconds?: number;
+  connections?: number;
+  /** Only write and ingest the stream (for ingest throughput comparisons). */
+  ingestOnly?: boolean;
+};
+
+export type TokensGroupResult = {
+  name: string;
+  subject: LoadResult;
+  bare: LoadResult;
+  bodyBytes: number;
+  /** subject / bare requests per second. */
+  ratio: number;
+  target: number;
+};
+
+export type TokensGroupBench = {
+  ingest: { transactions: number; files: number; seconds: number; transactionsPerSecond: number };
+  results: TokensGroupResult[];
+};
+
+const WARM_UP_SECONDS = 2;
+
+/** Builds, ingests and serves the bulk token stream and measures the three token lists. */
+export async function benchTokensGroup(options: TokensGroupBenchOptions = {}): Promise<TokensGroupBench> {
+  const holders = options.holders ?? 100_000;
+  const nfts = options.nfts ?? 2_000;
+  const seconds = options.seconds ?? 10;
+  const connections = options.connections ?? 32;
+  const work = mkdtempSync(join(tmpdir(), "mirrorlite-bench-tokens-"));
+  const recordsDir = join(work, "record0.0.3");
+  const dbFile = join(work, "index.db");
+  try {
+    let started = Date.now();
+    const stream = writeTokenStream(recordsDir, { holders, nfts });
+    console.log(
+      `tokens: wrote ${stream.transactions} transactions in ${stream.files} record files in ` +
+        `${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+    started = Date.now();
+    await runCli([
+      "ingest",
+      "--records",
+      recordsDir,
+      "--db",
+      dbFile,
+      "--no-wait-signatures",
+      "--log-level",
+      "warn",
+    ]);
+    const ingestSeconds = (Date.now() - started) / 1000;
+    const ingest = {
+      transactions: stream.transactions,
+      files: stream.files,
+      seconds: ingestSeconds,
+      transactionsPerSecond: stream.transactions / ingestSeconds,
+    };
+    console.log(
+      `tokens: ingested them in ${ingestSeconds.toFixed(1)} s (${ingest.transactionsPerSecond.toFixed(0)} transactions/s)`,
+    );
+    if (options.ingestOnly === true) return { ingest, results: [] };
+
+    const server = await startMirrorlite(recordsDir, dbFile, await freePort());
+    try {
+      const cases = [
+        { name: "GET /api/v1/tokens?limit=25", path: "/api/v1/tokens?limit=25" },
+        {
+          name: `GET /api/v1/tokens/{id}/balances (${holders} holders)`,
+          path: `/api/v1/tokens/${stream.fungibleTokenId}/balances`,
+        },
+        {
+          name: `GET /api/v1/tokens/{id}/nfts (${nfts} NFTs)`,
+          path: `/api/v1/tokens/${stream.nftTokenId}/nfts`,
+        },
+      ];
+      const results: TokensGroupResult[] = [];
+      for (const { name, path } of cases) {
+        const bodyBytes = await bodySize(server.port, path);
+        const bare = await startBareServer(bodyBytes);
+        try {
+          await load("warm-up", server.port, [path], WARM_UP_SECONDS, connections);
+          const subject = await load(name, server.port, [path], seconds, connections);
+          await load("warm-up", bare.port, ["/"], WARM_UP_SECONDS, connections);
+          const bareResult = await load(
+            `bare node:http, ${bodyBytes} B body`,
+            bare.port,
+            ["/"],
+            seconds,
+            connections,
+          );
+          printComparison(subject, bareResult);
+          const ratio = subject.requestsPerSecond / bareResult.requestsPerSecond;
+          results.push({ name, subject, bare: bareResult, bodyBytes, ratio, target: 1 / 3 });
+        } finally {
+          await bare.stop();
+        }
+      }
+      return { ingest, results };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function bodySize(port: number, path: string): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`);
+  if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+  return (await response.arrayBuffer()).byteLength;
+}
+
+function runCli(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(REPO, "bin/mirrorlite.js"), ...args], { stdio: "inherit" });
+    child.once("error", reject);
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`mirrorlite ${args[0]} exited with ${code}`)),
+    );
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({
+    options: {
+      holders: { type: "string" },
+      nfts: { type: "string" },
+      seconds: { type: "string" },
+      "ingest-only": { type: "boolean" },
+    },
+  });
+  const { ingest, results } = await benchTokensGroup({
+    ...(values.holders === undefined ? {} : { holders: Number(values.holders) }),
+    ...(values.nfts === undefined ? {} : { nfts: Number(values.nfts) }),
+    ...(values.seconds === undefined ? {} : { seconds: Number(values.seconds) }),
+    ingestOnly: values["ingest-only"] === true,
+  });
+  console.log(`ingest: ${ingest.transactionsPerSecond.toFixed(0)} transactions/s`);
+  for (const { name, ratio, target } of results) {
+    console.log(
+      `${name}: ratio ${ratio.toFixed(2)}, target ${target.toFixed(2)} ${ratio >= target ? "met" : "MISSED"}`,
+    );
+  }
+}
