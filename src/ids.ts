@@ -58,5 +58,14 @@ export function entityIdOf(id: ProtoEntityId | null | undefined): bigint | null 
   if (id == null) return null;
   const num = id.accountNum ?? id.tokenNum ?? id.fileNum ?? id.contractNum ?? id.topicNum ?? id.scheduleNum;
   if (num == null) return null;
+  // Shard 0, realm 0 (every network so far): the packed id is the num itself.
+  if (isZero(id.shardNum) && isZero(id.realmNum)) {
+    const packed = toBigInt(num);
+    if (packed >= 0n && packed <= MAX_NUM) return packed;
+  }
   return encodeEntityId(toBigInt(id.shardNum), toBigInt(id.realmNum), toBigInt(num));
+}
+
+function isZero(value: ProtoNum): boolean {
+  return value == null || (typeof value === "number" ? value === 0 : value.high === 0 && value.low === 0);
 }

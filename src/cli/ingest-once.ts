@@ -1,51 +1,37 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Config } from "../config.ts";
-import { createIngestor } from "../ingest/ingestor.ts";
-import { loadSignatureCheck } from "../ingest/signature-check.ts";
-import { describeStop } from "../ingest/stop-reason.ts";
+import { startIngestService } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
-import { openWriter, resolveDbLocation } from "../store/db.ts";
-import { createWriteStore } from "../store/write-store.ts";
+import { resolveDbLocation } from "../store/db.ts";
 
 export type IngestOutcome =
   | { ok: true; files: number; transactions: number }
   | { ok: false; file: string | null; reason: string };
 
-/** `mirrorlite ingest`: applies every complete file in the folder, in order, then returns. */
+/**
+ * `mirrorlite ingest`: the same ingest worker `serve` runs, told to stop once the files present are applied.
+ */
 export async function ingestOnce(config: Config, log: Logger): Promise<IngestOutcome> {
   const location = resolveDbLocation(config.db);
-  const db = openWriter(location.path, { durable: !location.inMemory });
-  try {
-    const ingestor = createIngestor({
-      dir: config.recordsDir,
-      store: createWriteStore(db),
+  const ingest = startIngestService(
+    {
+      recordsDir: config.recordsDir,
+      dbPath: location.path,
+      durable: !location.inMemory,
       waitSignatures: config.waitSignatures,
-      log,
-      checkSignature: config.verifySignatures
-        ? loadSignatureCheck(config.verifySignatures, config.recordsDir)
-        : null,
-    });
-    let files = 0;
-    let transactions = 0;
-    const pass = () => {
-      for (const applied of ingestor.ingestReady()) {
-        files += 1;
-        transactions += applied.transactions;
-      }
-    };
-    try {
-      pass();
-      if (!config.waitSignatures) {
-        // A file is complete when its size holds still between two looks.
-        await sleep(config.pollMs);
-        pass();
-      }
-    } catch (error) {
-      return { ok: false, ...describeStop(error) };
-    }
-    return { ok: true, files, transactions };
+      addressBookPath: config.verifySignatures,
+      logLevel: config.logLevel,
+      pollMs: config.pollMs,
+      follow: false,
+    },
+    log,
+  );
+  try {
+    const outcome = await ingest.settled;
+    if (outcome !== null) return { ok: true, ...outcome };
+    const status = ingest.status();
+    return { ok: false, file: status.file, reason: status.reason ?? "ingestion stopped" };
   } finally {
-    db.close();
+    await ingest.stop();
     location.dispose();
   }
 }

@@ -29,6 +29,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       addressBookPath: config.verifySignatures,
       logLevel: config.logLevel,
       pollMs: config.pollMs,
+      follow: true,
     },
     log,
   );

@@ -30,7 +30,7 @@ export function applyRecordFile(store: WriteStore, file: RecordFile, blockNumber
   });
   const consensusStart = items[0]?.consensusNs ?? 0n;
   const consensusEnd = items.at(-1)?.consensusNs ?? 0n;
-  store.db.transaction(() => {
+  const applyAll = store.db.transaction(() => {
     let gasUsed = 0n;
     let bloom: Uint8Array | null = null;
     for (const item of items) {
@@ -65,7 +65,15 @@ export function applyRecordFile(store: WriteStore, file: RecordFile, blockNumber
       blockNumber,
       consensusEnd,
     });
-  })();
+    store.flush();
+  });
+  try {
+    applyAll();
+  } catch (error) {
+    // The transaction rolled back: what the store cached or held back for this file never happened.
+    store.reset();
+    throw error;
+  }
   return { name: file.name, blockNumber, transactions: items.length, consensusStart, consensusEnd };
 }
 

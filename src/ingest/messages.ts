@@ -11,6 +11,8 @@ export type IngestWorkerData = {
   logLevel: LogLevel;
   /** How often to look for new files besides file-system events, in ms (events can be missed on some mounts). */
   pollMs: number;
+  /** Keep following the folder after the files present at start are applied (serve), or stop there (ingest). */
+  follow: boolean;
 };
 
 /** Messages from the ingest worker. bigint values travel as decimal strings. */
@@ -24,7 +26,7 @@ export type IngestWorkerMessage =
       consensusEnd: string;
       durationMs: number;
     }
-  | { type: "caught-up" }
+  | { type: "caught-up"; files: number; transactions: number }
   | { type: "stopped"; file: string | null; reason: string };
 
 /** Messages to the ingest worker. */

@@ -18,8 +18,11 @@ export type IngestService = {
   status(): IngestStatus;
   /** Resolves once the worker has opened (and migrated) the database, so readers can open it. */
   readonly dbReady: Promise<void>;
-  /** Resolves when the files present at start are applied, or ingestion stopped trying. */
-  readonly settled: Promise<void>;
+  /**
+   * Resolves when the files present at start are applied (with how many), or ingestion stopped trying
+   * (null: `status()` says why).
+   */
+  readonly settled: Promise<{ files: number; transactions: number } | null>;
   /** Called after each committed record file (list caches refresh here). */
   onCommitted(listener: (file: string, blockNumber: bigint) => void): void;
   stop(): Promise<void>;
@@ -27,7 +30,11 @@ export type IngestService = {
 
 /** Starts the ingest worker thread and tracks what it reports, for readiness and cache refreshes. */
 export function startIngestService(data: IngestWorkerData, log: Logger): IngestService {
-  const worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), { workerData: data });
+  const worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), {
+    workerData: data,
+    // Decoding allocates many short-lived objects; a larger young generation keeps scavenges rare.
+    resourceLimits: { maxYoungGenerationSizeMb: 64 },
+  });
   const status: IngestStatus = {
     state: "catching-up",
     reason: null,
@@ -38,12 +45,12 @@ export function startIngestService(data: IngestWorkerData, log: Logger): IngestS
   const listeners: Array<(file: string, blockNumber: bigint) => void> = [];
   let resolveDb!: () => void;
   let rejectDb!: (error: Error) => void;
-  let resolveSettled!: () => void;
+  let resolveSettled!: (outcome: { files: number; transactions: number } | null) => void;
   const dbReady = new Promise<void>((resolve, reject) => {
     resolveDb = resolve;
     rejectDb = reject;
   });
-  const settled = new Promise<void>((resolve) => {
+  const settled = new Promise<{ files: number; transactions: number } | null>((resolve) => {
     resolveSettled = resolve;
   });
   let exited = false;
@@ -52,7 +59,7 @@ export function startIngestService(data: IngestWorkerData, log: Logger): IngestS
     status.state = "stopped";
     status.file = file;
     status.reason = reason;
-    resolveSettled();
+    resolveSettled(null);
   };
 
   worker.on("message", (message: IngestWorkerMessage) => {
@@ -69,7 +76,7 @@ export function startIngestService(data: IngestWorkerData, log: Logger): IngestS
       }
       case "caught-up":
         if (status.state === "catching-up") status.state = "ready";
-        resolveSettled();
+        resolveSettled({ files: message.files, transactions: message.transactions });
         break;
       case "stopped":
         stopWith(message.file, message.reason);

@@ -20,13 +20,17 @@ const post = (message: IngestWorkerMessage) => port.postMessage(message);
 const db = openWriter(data.dbPath, { durable: data.durable });
 post({ type: "db-ready" });
 
+let files = 0;
+let transactions = 0;
 const ingestor = createIngestor({
   dir: data.recordsDir,
   store: createWriteStore(db),
   waitSignatures: data.waitSignatures,
   log,
   checkSignature: data.addressBookPath ? loadSignatureCheck(data.addressBookPath, data.recordsDir) : null,
-  onCommitted: (applied, durationMs) =>
+  onCommitted: (applied, durationMs) => {
+    files += 1;
+    transactions += applied.transactions;
     post({
       type: "committed",
       file: applied.name,
@@ -34,7 +38,8 @@ const ingestor = createIngestor({
       transactions: applied.transactions,
       consensusEnd: applied.consensusEnd.toString(),
       durationMs,
-    }),
+    });
+  },
 });
 
 let halted = false;
@@ -87,7 +92,9 @@ if (!data.waitSignatures && !halted) {
   pass();
 }
 if (!halted) {
-  post({ type: "caught-up" });
-  watcher = watchDirectory(data.recordsDir, schedulePass, log);
-  timer = setInterval(pass, data.pollMs);
+  post({ type: "caught-up", files, transactions });
+  if (data.follow) {
+    watcher = watchDirectory(data.recordsDir, schedulePass, log);
+    timer = setInterval(pass, data.pollMs);
+  }
 }

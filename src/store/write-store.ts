@@ -1,3 +1,4 @@
+import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
 import { createVersionedTable, type Row, type VersionedTable } from "./versioned.ts";
 
@@ -87,6 +88,10 @@ export type WriteStore = {
   ): void;
   /** Current NFTs of a token owned by an account (for treasury moves). */
   serialsOwnedBy(tokenId: bigint, accountId: bigint): bigint[];
+  /** Writes everything held back for batching; call before the file's transaction commits. */
+  flush(): void;
+  /** Forgets caches and unwritten rows; call when a file's transaction rolled back. */
+  reset(): void;
 };
 
 export function createWriteStore(db: Db): WriteStore {
@@ -168,17 +173,42 @@ export function createWriteStore(db: Db): WriteStore {
      ON CONFLICT (id) DO UPDATE SET file_name = excluded.file_name, version = excluded.version,
        hash = excluded.hash, block_number = excluded.block_number, consensus_end = excluded.consensus_end`,
   );
-  const insertTransaction = db.prepare(
-    `INSERT INTO "transaction" (consensus_ns, type, result, payer_id, valid_start_ns, nonce, scheduled,
-       charged_fee, entity_id, block_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insertTokenTransfer = db.prepare(
-    "INSERT INTO token_transfer (consensus_ns, token_id, account_id, amount, is_approval) VALUES (?, ?, ?, ?, ?)",
-  );
-  const insertNftTransfer = db.prepare(
-    `INSERT INTO nft_transfer (consensus_ns, token_id, serial, sender_id, receiver_id, is_approval)
-     VALUES (?, ?, ?, ?, ?, ?)`,
-  );
+  const transactions = createBatchInsert(db, '"transaction"', [
+    "consensus_ns",
+    "type",
+    "result",
+    "payer_id",
+    "valid_start_ns",
+    "nonce",
+    "scheduled",
+    "charged_fee",
+    "entity_id",
+    "block_number",
+  ]);
+  const tokenTransfers = createBatchInsert(db, "token_transfer", [
+    "consensus_ns",
+    "token_id",
+    "account_id",
+    "amount",
+    "is_approval",
+  ]);
+  const nftTransfers = createBatchInsert(db, "nft_transfer", [
+    "consensus_ns",
+    "token_id",
+    "serial",
+    "sender_id",
+    "receiver_id",
+    "is_approval",
+  ]);
+  const balanceHistory = createBatchInsert(db, "token_balance", [
+    "token_id",
+    "account_id",
+    "valid_from",
+    "balance",
+  ]);
+  // The balance after each transaction, per (token, account, consensus time): several transfers of one
+  // transaction to one account leave one history row.
+  let pendingBalances = new Map<string, [bigint, bigint, bigint, bigint]>();
   const upsertSupply = db.prepare(
     `INSERT INTO token_supply (token_id, valid_from, total_supply) VALUES (?, ?, ?)
      ON CONFLICT (token_id, valid_from) DO UPDATE SET total_supply = excluded.total_supply`,
@@ -186,20 +216,6 @@ export function createWriteStore(db: Db): WriteStore {
   const selectSupply = db
     .prepare("SELECT total_supply FROM token_supply WHERE token_id = ? ORDER BY valid_from DESC LIMIT 1")
     .pluck();
-  const addToBalance = db
-    .prepare(
-      `UPDATE token_account SET balance = balance + ?, balance_ns = ?
-       WHERE token_id = ? AND account_id = ? AND valid_to IS NULL RETURNING balance`,
-    )
-    .pluck();
-  const insertImplicitTokenAccount = db.prepare(
-    `INSERT INTO token_account (token_id, account_id, valid_from, valid_to, associated, automatic_association,
-       freeze_status, kyc_status, created_ns, balance, balance_ns) VALUES (?, ?, ?, NULL, 1, 0, ?, ?, ?, ?, ?)`,
-  );
-  const upsertBalance = db.prepare(
-    `INSERT INTO token_balance (token_id, account_id, valid_from, balance) VALUES (?, ?, ?, ?)
-     ON CONFLICT (token_id, account_id, valid_from) DO UPDATE SET balance = excluded.balance`,
-  );
   const selectSerialsOwnedBy = db
     .prepare(
       "SELECT serial FROM nft WHERE token_id = ? AND account_id = ? AND valid_to IS NULL ORDER BY serial",
@@ -216,7 +232,7 @@ export function createWriteStore(db: Db): WriteStore {
     insertRecordFile: (row) => insertRecordFile.run(row),
     setCursor: (row) => setCursor.run(row),
     insertTransaction: (r) =>
-      insertTransaction.run(
+      transactions.add(
         r.consensusNs,
         r.type,
         r.result,
@@ -229,30 +245,46 @@ export function createWriteStore(db: Db): WriteStore {
         r.blockNumber,
       ),
     insertTokenTransfer: (t, tokenId, accountId, amount, isApproval) =>
-      insertTokenTransfer.run(t, tokenId, accountId, amount, isApproval ? 1 : 0),
+      tokenTransfers.add(t, tokenId, accountId, amount, isApproval ? 1 : 0),
     insertNftTransfer: (t, tokenId, serial, sender, receiver, isApproval) =>
-      insertNftTransfer.run(t, tokenId, serial, sender, receiver, isApproval ? 1 : 0),
+      nftTransfers.add(t, tokenId, serial, sender, receiver, isApproval ? 1 : 0),
     setSupply: (tokenId, atNs, totalSupply) => upsertSupply.run(tokenId, atNs, totalSupply),
     currentSupply: (tokenId) => selectSupply.get(tokenId) as bigint | undefined,
     addBalance(tokenId, accountId, atNs, delta, defaults) {
-      let balance = addToBalance.get(delta, atNs, tokenId, accountId) as bigint | undefined;
-      if (balance === undefined) {
+      const key = [tokenId, accountId];
+      const current = tokenAccount.current(key);
+      let balance: bigint;
+      if (current === undefined) {
+        // A transfer implies an association the mirror never saw (e.g. before its first file).
         const { freezeStatus, kycStatus } = defaults();
         balance = delta;
-        insertImplicitTokenAccount.run(
-          tokenId,
-          accountId,
-          atNs,
-          freezeStatus,
-          kycStatus,
-          atNs,
+        tokenAccount.create(key, atNs, {
+          associated: true,
+          automatic_association: false,
+          freeze_status: freezeStatus,
+          kyc_status: kycStatus,
+          created_ns: atNs,
           balance,
-          atNs,
-        );
+          balance_ns: atNs,
+        });
+      } else {
+        balance = (current.balance as bigint) + delta;
+        tokenAccount.touch(key, { balance, balance_ns: atNs });
       }
-      upsertBalance.run(tokenId, accountId, atNs, balance);
+      pendingBalances.set(`${tokenId}:${accountId}:${atNs}`, [tokenId, accountId, atNs, balance]);
     },
     serialsOwnedBy: (tokenId, accountId) => selectSerialsOwnedBy.all(tokenId, accountId) as bigint[],
+    flush() {
+      for (const row of pendingBalances.values()) balanceHistory.add(...row);
+      pendingBalances = new Map();
+      for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.flush();
+      tokenAccount.flush();
+    },
+    reset() {
+      pendingBalances = new Map();
+      for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.clear();
+      for (const table of [entity, token, customFee, tokenAccount, nft]) table.reset();
+    },
   };
 }
 

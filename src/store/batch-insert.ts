@@ -1,0 +1,47 @@
+import type Database from "better-sqlite3";
+import type { Db } from "./db.ts";
+
+/**
+ * Append-mostly rows (transactions, transfers, balance history) are collected and inserted many per statement:
+ * one multi-row INSERT crosses from JavaScript into SQLite once per batch instead of once per row, which is
+ * most of the cost of a small insert. Callers flush before the file's transaction commits.
+ */
+export type BatchInsert = {
+  add(...values: unknown[]): void;
+  flush(): void;
+  /** Drops rows not yet written (after a rolled-back file). */
+  clear(): void;
+};
+
+const ROWS_PER_STATEMENT = 50;
+
+export function createBatchInsert(db: Db, table: string, columns: readonly string[]): BatchInsert {
+  const row = `(${columns.map(() => "?").join(", ")})`;
+  const sql = (rows: number) =>
+    `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${Array(rows).fill(row).join(", ")}`;
+  const many = db.prepare(sql(ROWS_PER_STATEMENT));
+  const one = db.prepare(sql(1));
+  const width = columns.length;
+  const full = ROWS_PER_STATEMENT * width;
+  let pending: unknown[] = [];
+
+  const write = (statement: Database.Statement, values: unknown[]) => statement.run(...values);
+
+  return {
+    add(...values) {
+      for (const value of values) pending.push(value);
+      if (pending.length >= full) {
+        write(many, pending);
+        pending = [];
+      }
+    },
+    flush() {
+      for (let offset = 0; offset < pending.length; offset += width)
+        write(one, pending.slice(offset, offset + width));
+      pending = [];
+    },
+    clear() {
+      pending = [];
+    },
+  };
+}
