@@ -72,9 +72,17 @@ function keccakF(state: bigint[]): void {
 
 /** Keccak-256 of `data`: 32 bytes. */
 export function keccak256(data: Uint8Array): Uint8Array {
+  return sponge256(data, 0x01);
+}
+
+/**
+ * The 256-bit Keccak sponge with the given domain padding byte: 0x01 is Keccak-256, 0x06 is FIPS SHA3-256
+ * (which lets tests check the permutation against `node:crypto`).
+ */
+export function sponge256(data: Uint8Array, domainPad: number): Uint8Array {
   const padded = new Uint8Array(Math.ceil((data.length + 1) / RATE_BYTES) * RATE_BYTES);
   padded.set(data);
-  padded[data.length] = 0x01;
+  padded[data.length] = domainPad;
   padded[padded.length - 1]! |= 0x80;
   const state = new Array<bigint>(25).fill(0n);
   const view = new DataView(padded.buffer);

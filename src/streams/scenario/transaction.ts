@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { proto } from "../proto.ts";
 import type { RecordItem } from "../types.ts";
 import type { Effects } from "./effects.ts";
-import { type Signer, signatureMap } from "./keys.ts";
+import { type Signer, signatureMap, templateSignatureMap } from "./keys.ts";
 import { NODE_ACCOUNT } from "./network-fees.ts";
 import { accountId, duration, long, timestamp, tokenId } from "./pb.ts";
 
@@ -41,18 +41,20 @@ export function userBody(args: {
   return { ...body, ...args.typed };
 }
 
-/** Serializes and signs a body: a `Transaction` wrapping `signedTransactionBytes`, as SDKs send today. */
+/**
+ * Serializes and signs a body: a `Transaction` wrapping `signedTransactionBytes`, as SDKs send today.
+ * `signers` null means a synthetic child transaction, which carries no signatures at all; `real` false
+ * reuses a template signature per signer (see `templateSignatureMap`).
+ */
 export function signTransaction(
   body: proto.ITransactionBody,
   signers: Signer[] | null,
-): {
-  transactionBytes: Uint8Array;
-  signedTransactionBytes: Uint8Array;
-} {
+  real = true,
+): { transactionBytes: Uint8Array; signedTransactionBytes: Uint8Array } {
   const bodyBytes = proto.TransactionBody.encode(body).finish();
   const signed: proto.ISignedTransaction = { bodyBytes };
-  // Synthetic child transactions carry no signatures at all.
-  if (signers !== null) signed.sigMap = signatureMap(bodyBytes, signers);
+  if (signers !== null)
+    signed.sigMap = real ? signatureMap(bodyBytes, signers) : templateSignatureMap(signers);
   const signedTransactionBytes = proto.SignedTransaction.encode(signed).finish();
   return {
     transactionBytes: proto.Transaction.encode({ signedTransactionBytes }).finish(),

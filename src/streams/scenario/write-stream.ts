@@ -10,8 +10,9 @@ import { join } from "node:path";
 import type { HapiVersion, RecordItem } from "../types.ts";
 import { writeRecordFileV6 } from "../write-record-file.ts";
 import { writeSignatureFileV6 } from "../write-signature-file.ts";
-import type { ScenarioRun, StreamItem } from "./engine.ts";
+import type { ScenarioRun } from "./engine.ts";
 import { formatNs, streamFileStem } from "./pb.ts";
+import type { StreamItem } from "./simulator.ts";
 import type { BlockSummary, LedgerSummary } from "./summary.ts";
 
 const NANOS_PER_SECOND = 1_000_000_000n;
@@ -67,46 +68,64 @@ export type WriteOptions = {
 };
 
 /**
- * Writes the files into `dir` (created if needed; stream files already in it are removed first, so a
- * regenerated stream is exactly what was planned). Returns one summary per file.
+ * Writes record files one after another into a directory, chaining the running hash. Creating it removes
+ * the stream files already in the directory, so a regenerated stream is exactly what was written.
  */
-export function writeRecordFiles(files: PlannedFile[], dir: string, options: WriteOptions): BlockSummary[] {
-  mkdirSync(dir, { recursive: true });
-  for (const name of readdirSync(dir)) {
-    if (name.endsWith(".rcd.gz") || name.endsWith(".rcd_sig") || name.endsWith(".rcd"))
-      rmSync(join(dir, name));
+export class RecordFileWriter {
+  private readonly dir: string;
+  private readonly options: WriteOptions;
+  private runningHash: Uint8Array;
+  readonly blocks: BlockSummary[] = [];
+
+  constructor(dir: string, options: WriteOptions) {
+    this.dir = dir;
+    this.options = options;
+    this.runningHash = options.startRunningHash ?? new Uint8Array(HASH_LENGTH);
+    mkdirSync(dir, { recursive: true });
+    for (const name of readdirSync(dir)) {
+      if (name.endsWith(".rcd.gz") || name.endsWith(".rcd_sig") || name.endsWith(".rcd"))
+        rmSync(join(dir, name));
+    }
   }
-  let runningHash = options.startRunningHash ?? new Uint8Array(HASH_LENGTH);
-  const blocks: BlockSummary[] = [];
-  for (const file of files) {
+
+  /** Writes one file (and its signature file); returns its summary. */
+  write(file: PlannedFile): BlockSummary {
     const written = writeRecordFileV6({
-      hapiVersion: options.hapiVersion,
+      hapiVersion: this.options.hapiVersion,
       blockNumber: file.blockNumber,
-      startRunningHash: runningHash,
+      startRunningHash: this.runningHash,
       items: file.items,
     });
     const stem = streamFileStem(file.firstNs);
-    writeFileSync(join(dir, `${stem}.rcd.gz`), written.gzipBytes);
-    if (options.signingKey !== null) {
+    writeFileSync(join(this.dir, `${stem}.rcd.gz`), written.gzipBytes);
+    if (this.options.signingKey !== null) {
       const signature = writeSignatureFileV6({
         fileHash: written.fileHash,
         metadataHash: written.metadataHash,
-        privateKey: options.signingKey,
+        privateKey: this.options.signingKey,
       });
-      writeFileSync(join(dir, `${stem}.rcd_sig`), signature);
+      writeFileSync(join(this.dir, `${stem}.rcd_sig`), signature);
     }
-    blocks.push({
+    const block: BlockSummary = {
       number: file.blockNumber.toString(),
       name: `${stem}.rcd.gz`,
       count: file.items.length,
       from: formatNs(file.firstNs),
       to: formatNs(file.lastNs),
-      previousHash: Buffer.from(runningHash).toString("hex"),
+      previousHash: Buffer.from(this.runningHash).toString("hex"),
       hash: Buffer.from(written.endRunningHash).toString("hex"),
-    });
-    runningHash = written.endRunningHash;
+    };
+    this.blocks.push(block);
+    this.runningHash = written.endRunningHash;
+    return block;
   }
-  return blocks;
+}
+
+/** Writes planned files into `dir` (see `RecordFileWriter`); returns one summary per file. */
+export function writeRecordFiles(files: PlannedFile[], dir: string, options: WriteOptions): BlockSummary[] {
+  const writer = new RecordFileWriter(dir, options);
+  for (const file of files) writer.write(file);
+  return writer.blocks;
 }
 
 /**
