@@ -4,7 +4,7 @@ import type { Logger } from "../log.ts";
 import type { ReadStore } from "../store/read-store.ts";
 import { createListCache } from "./cache.ts";
 import { errorHandler, notFound } from "./http-errors.ts";
-import { blockRoutes } from "./routes/blocks.ts";
+import { mountBlockRoutes } from "./routes/blocks.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { nftRoutes } from "./routes/nfts.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
@@ -27,17 +27,23 @@ export function createApp({ store, status, log, listCacheMaxStaleMs }: AppDeps):
     res.set("Access-Control-Allow-Origin", "*");
     next();
   });
-  app.use(healthRoutes(status));
   // A list answer is as new as the last committed block; the cache recomputes once that changes.
   const listCache = createListCache({
     generation: () => status().lastBlock,
     maxStaleMs: listCacheMaxStaleMs,
   });
+  // Single-entity lookups are cached only while nothing new is indexed: never stale, and a repeated lookup
+  // (the common case for explorers and wallets) costs a map lookup.
+  const lookupCache = createListCache({ generation: () => status().lastBlock, maxStaleMs: 0 });
+  // Cached pages are answered before any routing.
+  app.use(listCache.serveHits);
+  app.use(lookupCache.serveHits);
+  app.use(healthRoutes(status));
   // Before tokenRoutes: `/api/v1/tokens/balances` and `/api/v1/tokens/nfts` are not token IDs.
   app.use(tokenListRoutes(store, listCache));
   app.use(nftRoutes(store, listCache));
-  app.use(tokenRoutes(store));
-  app.use(blockRoutes(store));
+  app.use(tokenRoutes(store, lookupCache));
+  mountBlockRoutes(app, store, { generation: () => status().lastBlock });
   app.use((_req, _res, next) => next(notFound()));
   app.use(errorHandler(log));
   return app;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import type { Request, Response } from "express";
+import type { OutgoingHttpHeaders } from "node:http";
+import type { Request, RequestHandler, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { toJson } from "./json.ts";
 
@@ -29,6 +30,11 @@ export type ListCache = {
    * `upstreamMaxAge` is the public mirror node's `max-age` for the route.
    */
   send(req: Request, res: Response, upstreamMaxAge: number, compute: () => ListPage): void;
+  /**
+   * Middleware that answers a GET or HEAD whose URL has a valid cached page before any routing happens (the
+   * page was computed by its route, so the URL is known to be one). Everything else goes on to the routes.
+   */
+  readonly serveHits: RequestHandler;
   readonly maxStaleMs: number;
 };
 
@@ -36,15 +42,15 @@ type Entry = {
   status: number;
   body: Buffer;
   etag: string;
-  link: string | null;
+  headers: OutgoingHttpHeaders;
   generation: unknown;
   createdAt: number;
 };
 
 /**
  * The in-memory cache of list responses. Pages are keyed by the request URL as sent and stored rendered (JSON
- * bytes and ETag), so a hit costs a map lookup and a write. Lookups of single entities do not go through it:
- * they are always read fresh.
+ * bytes, ETag and headers), so a hit costs a map lookup and one write. Lookups of single entities do not go
+ * through it: they are always read fresh.
  *
  * `Cache-Control` says how long a client may reuse a page: the public mirror node's value for the route, raised
  * to the staleness bound when that is configured higher, so the header never promises fresher data than the
@@ -60,39 +66,66 @@ export function createListCache(options: ListCacheOptions): ListCache {
   });
   const staleSeconds = Math.ceil(maxStaleMs / 1000);
 
+  /** The cached page for a URL if it may still be served. */
+  function valid(key: string, generation: unknown, at: number): Entry | undefined {
+    const entry = pages.get(key);
+    if (entry === undefined) return undefined;
+    // The page is exact while nothing new was indexed, and tolerably stale for maxStaleMs after that.
+    return entry.generation === generation || at - entry.createdAt < maxStaleMs ? entry : undefined;
+  }
+
   return {
     maxStaleMs,
     send(req, res, upstreamMaxAge, compute) {
       const key = req.originalUrl;
+      // The generation is read before the query: a page computed while a file commits is at least as new
+      // as the generation it is filed under.
       const generation = options.generation();
       const at = now();
-      let entry = pages.get(key);
-      if (entry === undefined || (entry.generation !== generation && at - entry.createdAt >= maxStaleMs)) {
-        // The generation is read before the query: a page computed while a file commits is at least as new
-        // as the generation it is filed under.
+      let entry = valid(key, generation, at);
+      if (entry === undefined) {
         const page = compute();
         const body = Buffer.from(toJson(page.body));
+        const etag = weakEtag(body);
         const next = (page.body as { links?: { next?: unknown } }).links?.next;
-        entry = {
-          status: page.status,
-          body,
-          etag: weakEtag(body),
-          link: typeof next === "string" ? next : null,
-          generation,
-          createdAt: at,
+        const headers: OutgoingHttpHeaders = {
+          "Cache-Control": `public, max-age=${Math.max(upstreamMaxAge, staleSeconds)}`,
+          "Content-Type": "application/json; charset=utf-8",
+          "Content-Length": body.length,
+          ETag: etag,
         };
+        if (typeof next === "string") headers.Link = `<${next}>; rel="next"`;
+        entry = { status: page.status, body, etag, headers, generation, createdAt: at };
         pages.set(key, entry);
       }
-      if (entry.link !== null) res.set("Link", `<${entry.link}>; rel="next"`);
-      res
-        .status(entry.status)
-        .set("Cache-Control", `public, max-age=${Math.max(upstreamMaxAge, staleSeconds)}`)
-        .set("Content-Type", "application/json; charset=utf-8")
-        .set("ETag", entry.etag);
-      // Express answers a matching If-None-Match with 304 and leaves the body out of HEAD responses.
-      res.send(entry.body);
+      write(req, res, entry);
+    },
+    serveHits(req, res, next) {
+      if (req.method !== "GET" && req.method !== "HEAD") return next();
+      const entry = valid(req.originalUrl, options.generation(), now());
+      if (entry === undefined) return next();
+      write(req, res, entry);
     },
   };
+}
+
+/** Writes a page with node's own API (a hit must cost little): 304 for a matching If-None-Match, no body for HEAD. */
+function write(req: Request, res: Response, entry: Entry): void {
+  if (matches(req.headers["if-none-match"], entry.etag)) {
+    res.writeHead(304, { "Cache-Control": entry.headers["Cache-Control"], ETag: entry.etag });
+    res.end();
+    return;
+  }
+  res.writeHead(entry.status, entry.headers);
+  res.end(req.method === "HEAD" ? undefined : entry.body);
+}
+
+/** If-None-Match against a weak ETag: `*`, or any listed tag equal to it ignoring weakness. */
+function matches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === "*") return true;
+  const bare = etag.replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === bare);
 }
 
 /** The weak ETag Express would compute for the body (length and SHA-1), computed once per cached page. */

@@ -9,6 +9,8 @@ export type Condition<V> = { readonly op: Op; readonly value: V };
 
 export type Order = "asc" | "desc";
 
+const INT64_MAX = 9223372036854775807n;
+
 const SQL_OPERATORS: Readonly<Record<Op, string>> = {
   eq: "=",
   ne: "!=",
@@ -33,9 +35,17 @@ export class WhereBuilder {
     return this;
   }
 
-  /** Adds `column <op> ?` for each condition. */
+  /**
+   * Adds `column <op> ?` for each condition. Integers above int64 (a 10-digit timestamp can reach 10^19 ns)
+   * are compared as the greatest int64, which no stored value reaches, so every operator keeps its meaning.
+   */
   compare<V>(column: string, conditions: readonly Condition<V>[]): this {
-    for (const { op, value } of conditions) this.add(`${column} ${SQL_OPERATORS[op]} ?`, value);
+    for (const { op, value } of conditions) {
+      this.add(
+        `${column} ${SQL_OPERATORS[op]} ?`,
+        typeof value === "bigint" && value > INT64_MAX ? INT64_MAX : value,
+      );
+    }
     return this;
   }
 
