@@ -35,14 +35,16 @@ export type BlockListQuery = {
 };
 
 export type BlockQueries = {
-  /** One page of blocks. */
-  listBlocks(query: BlockListQuery): BlockRow[];
+  /** The numbers of one page of blocks, in page order. */
+  listBlockNumbers(query: BlockListQuery): bigint[];
   getBlockByNumber(number: bigint): BlockRow | undefined;
   /**
-   * The block whose hash starts with `hashPrefix` (lower-case hex). Undefined when none does, or when more
-   * than one does: the mirror node answers an ambiguous prefix with 404 too.
+   * The number of the block whose hash starts with `hashPrefix` (lower-case hex). Undefined when none does,
+   * or when more than one does: the mirror node answers an ambiguous prefix with 404 too.
    */
-  getBlockByHashPrefix(hashPrefix: string): BlockRow | undefined;
+  findBlockNumberByHashPrefix(hashPrefix: string): bigint | undefined;
+  /** The newest block's number; null before the first block. */
+  latestBlockNumber(): bigint | null;
 };
 
 const COLUMNS =
@@ -62,25 +64,34 @@ const MAX_INT64 = (1n << 63n) - 1n;
 /** Distinct list-query shapes kept prepared; clients can make arbitrarily many, so the cache is bounded. */
 const MAX_CACHED_STATEMENTS = 256;
 
+type ListStatement = Statement<Array<bigint | number>, bigint>;
+
+/**
+ * Lists return block numbers only: reading 13 columns into objects costs several times more than the whole
+ * page's index walk, and the API keeps the rendered JSON of recent blocks (blocks never change).
+ */
 export function createBlockQueries(db: Db): BlockQueries {
-  const byNumber = db.prepare(`SELECT ${COLUMNS} FROM record_file WHERE number = ?`);
+  const byNumber = db.prepare<[bigint], BlockRow>(`SELECT ${COLUMNS} FROM record_file WHERE number = ?`);
   // A range on the hash index instead of LIKE: SQLite only uses an index for LIKE under NOCASE collation.
   // Hex digits sort below "g", so every hash with the prefix lies in [prefix, prefix + "g").
-  const byHashRange = db.prepare(`SELECT ${COLUMNS} FROM record_file WHERE hash >= ? AND hash < ? LIMIT 2`);
-  const listStatements = new Map<string, Statement<Array<bigint | number>>>();
+  const byHashRange = db
+    .prepare<[string, string], bigint>("SELECT number FROM record_file WHERE hash >= ? AND hash < ? LIMIT 2")
+    .pluck();
+  const latest = db.prepare<[], bigint | null>("SELECT max(number) FROM record_file").pluck();
+  const listStatements = new Map<string, ListStatement>();
 
-  const listStatement = (sql: string) => {
+  const listStatement = (sql: string): ListStatement => {
     let statement = listStatements.get(sql);
     if (statement === undefined) {
       if (listStatements.size >= MAX_CACHED_STATEMENTS) listStatements.clear();
-      statement = db.prepare<Array<bigint | number>>(sql);
+      statement = db.prepare<Array<bigint | number>, bigint>(sql).pluck();
       listStatements.set(sql, statement);
     }
     return statement;
   };
 
   return {
-    listBlocks({ conditions, orderBy, order, limit }) {
+    listBlockNumbers({ conditions, orderBy, order, limit }) {
       const where: string[] = [];
       const params: Array<bigint | number> = [];
       for (const condition of conditions) {
@@ -91,19 +102,23 @@ export function createBlockQueries(db: Db): BlockQueries {
         params.push(condition.value);
       }
       const sql =
-        `SELECT ${COLUMNS} FROM record_file` +
+        "SELECT number FROM record_file" +
         (where.length > 0 ? ` WHERE ${where.join(" AND ")}` : "") +
         ` ORDER BY ${orderBy} ${order === "asc" ? "ASC" : "DESC"} LIMIT ?`;
-      return listStatement(sql).all(...params, limit) as BlockRow[];
+      return listStatement(sql).all(...params, limit);
     },
 
     getBlockByNumber(number) {
-      return byNumber.get(number) as BlockRow | undefined;
+      return byNumber.get(number);
     },
 
-    getBlockByHashPrefix(hashPrefix) {
-      const rows = byHashRange.all(hashPrefix, `${hashPrefix}g`) as BlockRow[];
-      return rows.length === 1 ? rows[0] : undefined;
+    findBlockNumberByHashPrefix(hashPrefix) {
+      const numbers = byHashRange.all(hashPrefix, `${hashPrefix}g`);
+      return numbers.length === 1 ? numbers[0] : undefined;
+    },
+
+    latestBlockNumber() {
+      return latest.get() ?? null;
     },
   };
 }

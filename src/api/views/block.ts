@@ -38,3 +38,20 @@ export function blockView(row: BlockRow) {
 }
 
 export type BlockView = ReturnType<typeof blockView>;
+
+/**
+ * `toJson(blockView(row))`, written out by hand: list pages print up to 100 blocks, and the generic printer
+ * walks every key of every object. Only `name` can hold characters JSON must escape; the other strings are
+ * hex digits, decimal digits and dots.
+ */
+export function blockJson(row: BlockRow): string {
+  const version = hapiVersion(row);
+  const bloom = logsBloomHex(row.logs_bloom);
+  return (
+    `{"count":${row.count},"hapi_version":${version === null ? "null" : `"${version}"`},` +
+    `"hash":"0x${row.hash}","name":${JSON.stringify(row.name)},"number":${row.number},` +
+    `"previous_hash":"0x${row.previous_hash}","size":${row.size === null ? "null" : row.size},` +
+    `"timestamp":{"from":"${formatTimestamp(row.consensus_start)}","to":"${formatTimestamp(row.consensus_end)}"},` +
+    `"gas_used":${row.gas_used === -1n ? "null" : row.gas_used},"logs_bloom":${bloom === null ? "null" : `"${bloom}"`}}`
+  );
+}
