@@ -50,7 +50,13 @@ export type BulkOp = { consensusNs: bigint; validStartNs: bigint; payer: string 
   | { kind: "transferHbar"; from: string; to: string; amount: bigint }
 );
 
-type FastAccount = { name: string; num: number; key: ResolvedKey; signer: Ed25519Signer; balance: bigint };
+export type FastAccount = {
+  name: string;
+  num: number;
+  key: ResolvedKey;
+  signer: Ed25519Signer;
+  balance: bigint;
+};
 
 type FastToken = {
   handle: string;
@@ -62,6 +68,18 @@ type FastToken = {
   /** Fungible units, or number of NFTs, by account number. */
   balances: Map<number, bigint>;
   owners: Map<bigint, FastAccount>;
+};
+
+/** An operation applied to the ledger, with its body encoded, waiting for its signature. */
+export type PendingItem = {
+  op: BulkOp;
+  bodyBytes: Uint8Array;
+  payer: FastAccount;
+  fee: bigint;
+  hbar: HbarChange[];
+  lists: TokenList[];
+  autoAssociations: [token: number, account: number][];
+  receipt: { accountId?: number; tokenId?: number; newTotalSupply?: bigint; serials?: bigint[] };
 };
 
 type HbarChange = [account: number, delta: bigint];
@@ -174,6 +192,15 @@ export class BulkExecutor {
 
   /** Applies one operation and returns its record stream item. */
   execute(op: BulkOp): RecordItem {
+    return this.complete(this.prepare(op));
+  }
+
+  /**
+   * The first half of an operation: apply it to the ledger and encode its body. What is left (signing and
+   * the record, which holds the signed transaction's hash) is `complete`, so that signing can happen
+   * elsewhere in the meantime.
+   */
+  prepare(op: BulkOp): PendingItem {
     const hbar: HbarChange[] = [];
     const lists: TokenList[] = [];
     const autoAssociations: [token: number, account: number][] = [];
@@ -324,13 +351,21 @@ export class BulkExecutor {
     const nodeFee = nodeShare(fee);
     hbar.push([payer.num, -fee], [Number(NODE_ACCOUNT), nodeFee], [Number(FUNDING_ACCOUNT), fee - nodeFee]);
 
-    const bodyBytes = body.finish();
+    return { op, bodyBytes: body.finish(), payer, fee, hbar, lists, autoAssociations, receipt };
+  }
+
+  /**
+   * The second half of an operation: sign the body (or reuse the payer's template signature when no
+   * signature is given and signatures are not real), then encode the transaction and its record.
+   */
+  complete(pending: PendingItem, signature?: Uint8Array): RecordItem {
+    const { op, bodyBytes, payer, fee, hbar, lists, autoAssociations, receipt } = pending;
     const signed = this.outer.reset().bytes(1, bodyBytes);
     signed
       .begin(2)
       .begin(1)
       .bytes(1, payer.signer.publicKey)
-      .bytes(3, this.signature(payer, bodyBytes))
+      .bytes(3, signature ?? this.signature(payer, bodyBytes))
       .end()
       .end();
     const signedTransactionBytes = signed.finish();

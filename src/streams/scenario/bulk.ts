@@ -11,9 +11,10 @@
 import type { KeyObject } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { HapiVersion, RecordItem } from "../types.ts";
+import type { HapiVersion } from "../types.ts";
 import { loadSigningKey } from "./build-fixture.ts";
-import { BulkExecutor, type BulkOp } from "./bulk-executor.ts";
+import { BulkExecutor, type BulkOp, type PendingItem } from "./bulk-executor.ts";
+import { ParallelSigner } from "./parallel-signer.ts";
 import { parseInstant } from "./pb.ts";
 import { OPERATOR_NAME, seededRandom } from "./simulator.ts";
 import { RecordFileWriter } from "./write-stream.ts";
@@ -106,19 +107,35 @@ export function generateBulkStream(opts: BulkOptions): BulkResult {
 
   const startNs = parseInstant(opts.start ?? "2025-01-01T00:00:00Z");
   const spacingNs = BLOCK_NS / BigInt(perFile) > 1n ? BLOCK_NS / BigInt(perFile) : 1n;
+  // With real signatures, a second thread signs one file's bodies while this one builds the next file.
+  const signer = (opts.signatures ?? true) ? new ParallelSigner() : null;
+  type PlannedBatch = { pending: PendingItem[]; batch: number | null };
+  let current: PendingItem[] = [];
+  let inFlight: PlannedBatch | null = null;
   let index = 0;
-  let fileItems: RecordItem[] = [];
-  let fileFirstNs = 0n;
-  let fileLastNs = 0n;
-  const flush = () => {
-    if (fileItems.length === 0) return;
+  const writeBatch = ({ pending, batch }: PlannedBatch) => {
+    const signatures = batch === null || signer === null ? null : signer.collect(batch);
+    const items = pending.map((p, i) => executor.complete(p, signatures?.[i]));
     writer.write({
       blockNumber: firstBlock + BigInt(writer.blocks.length),
-      firstNs: fileFirstNs,
-      lastNs: fileLastNs,
-      items: fileItems,
+      firstNs: pending[0]!.op.consensusNs,
+      lastNs: pending[pending.length - 1]!.op.consensusNs,
+      items,
     });
-    fileItems = [];
+  };
+  const flush = () => {
+    if (current.length === 0) return;
+    let batch: number | null = null;
+    if (signer !== null) {
+      for (const p of current) signer.register(p.payer.num, p.payer.signer.privateKey);
+      batch = signer.submit(
+        current.map((p) => p.payer.num),
+        current.map((p) => p.bodyBytes),
+      );
+    }
+    if (inFlight !== null) writeBatch(inFlight);
+    inFlight = { pending: current, batch };
+    current = [];
   };
   type OpBody = BulkOp extends infer T
     ? T extends BulkOp
@@ -133,10 +150,7 @@ export function generateBulkStream(opts: BulkOptions): BulkResult {
     const consensusNs = startNs + BigInt(fileIndex) * BLOCK_NS + BigInt(position) * spacingNs + jitter;
     const op = { ...body, consensusNs, validStartNs: consensusNs - VALID_START_LEAD_NS } as BulkOp;
     opts.onOperation?.(op);
-    const item = executor.execute(op);
-    if (fileItems.length === 0) fileFirstNs = consensusNs;
-    fileItems.push(item);
-    fileLastNs = consensusNs;
+    current.push(executor.prepare(op));
     index++;
     if (index % perFile === 0) flush();
   };
@@ -266,6 +280,8 @@ export function generateBulkStream(opts: BulkOptions): BulkResult {
     }
   }
   flush();
+  if (inFlight !== null) writeBatch(inFlight);
+  void signer?.close();
 
   const firstTokenNum = BULK_FIRST_ENTITY + accountCount;
   return {
