@@ -1,4 +1,5 @@
 import type { Statement } from "better-sqlite3";
+import { type Condition, direction, type Order, WhereBuilder } from "./conditions.ts";
 import type { Db } from "./db.ts";
 
 /** A `record_file` row as the blocks API reads it (better-sqlite3 safe integers: every INTEGER is a bigint). */
@@ -22,15 +23,12 @@ export type BlockRow = {
 
 export type BlockColumn = "number" | "consensus_end";
 
-export type BlockOperator = "eq" | "ne" | "lt" | "lte" | "gt" | "gte";
-
-/** One condition of a block list; all of a list's conditions are ANDed. */
-export type BlockCondition = { column: BlockColumn; op: BlockOperator; value: bigint };
-
+/** One page of blocks: conditions on the number and on the consensus end, all ANDed. */
 export type BlockListQuery = {
-  conditions: readonly BlockCondition[];
+  blockNumbers: readonly Condition<bigint>[];
+  consensusEnds: readonly Condition<bigint>[];
   orderBy: BlockColumn;
-  order: "asc" | "desc";
+  order: Order;
   limit: number;
 };
 
@@ -51,16 +49,6 @@ const COLUMNS =
   "number, name, hapi_major, hapi_minor, hapi_patch, hash, previous_hash, consensus_start, consensus_end, " +
   "count, size, gas_used, logs_bloom";
 
-const SQL_OPERATORS: Record<BlockOperator, string> = {
-  eq: "=",
-  ne: "<>",
-  lt: "<",
-  lte: "<=",
-  gt: ">",
-  gte: ">=",
-};
-
-const MAX_INT64 = (1n << 63n) - 1n;
 /** Distinct list-query shapes kept prepared; clients can make arbitrarily many, so the cache is bounded. */
 const MAX_CACHED_STATEMENTS = 256;
 
@@ -91,21 +79,12 @@ export function createBlockQueries(db: Db): BlockQueries {
   };
 
   return {
-    listBlockNumbers({ conditions, orderBy, order, limit }) {
-      const where: string[] = [];
-      const params: Array<bigint | number> = [];
-      for (const condition of conditions) {
-        const bounded = withinInt64(condition);
-        if (bounded === false) return [];
-        if (bounded === true) continue;
-        where.push(`${condition.column} ${SQL_OPERATORS[condition.op]} ?`);
-        params.push(condition.value);
-      }
-      const sql =
-        "SELECT number FROM record_file" +
-        (where.length > 0 ? ` WHERE ${where.join(" AND ")}` : "") +
-        ` ORDER BY ${orderBy} ${order === "asc" ? "ASC" : "DESC"} LIMIT ?`;
-      return listStatement(sql).all(...params, limit);
+    listBlockNumbers({ blockNumbers, consensusEnds, orderBy, order, limit }) {
+      const where = new WhereBuilder()
+        .compare("number", blockNumbers)
+        .compare("consensus_end", consensusEnds);
+      const sql = `SELECT number FROM record_file ${where.sql()} ORDER BY ${orderBy} ${direction(order)} LIMIT ?`;
+      return listStatement(sql).all(...(where.params as bigint[]), limit);
     },
 
     getBlockByNumber(number) {
@@ -121,14 +100,4 @@ export function createBlockQueries(db: Db): BlockQueries {
       return latest.get() ?? null;
     },
   };
-}
-
-/**
- * Conditions whose value lies beyond int64 (a timestamp such as `9999999999.999999999` is 10^19 - 1 ns)
- * cannot be bound to SQLite. Every stored value is an int64, so such a condition is decided without the
- * database: true when every row satisfies it, false when none does; null when it must be queried.
- */
-function withinInt64({ op, value }: BlockCondition): boolean | null {
-  if (value <= MAX_INT64) return null;
-  return op === "lt" || op === "lte" || op === "ne";
 }

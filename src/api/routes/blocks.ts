@@ -10,11 +10,9 @@ import { hash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Express, type Response, Router } from "express";
 import { LRUCache } from "lru-cache";
-import type { BlockCondition } from "../../store/blocks.ts";
 import type { ReadStore } from "../../store/read-store.ts";
 import { HttpError, notFound } from "../http-errors.ts";
 import {
-  type BlocksRequest,
   nextLink,
   type ParamOptions,
   type ParamResult,
@@ -100,7 +98,9 @@ export function createBlockResponder(
   const renderPage = (url: string): BlockAnswer => {
     const request = parsed(parseBlocksRequest(url, options));
     const numbers = store.blocks.listBlockNumbers({
-      conditions: conditionsOf(request),
+      // `timestamp` filters apply to the block's consensus end.
+      blockNumbers: request.blockNumbers,
+      consensusEnds: request.timestamps,
       orderBy: request.orderBy === "number" ? "number" : "consensus_end",
       order: request.order,
       limit: request.limit,
@@ -236,14 +236,6 @@ function sendAnswer(res: Response, answer: BlockAnswer): void {
   // Set ahead of `send`, which then skips hashing the body again.
   if (answer.etag !== null) res.set("ETag", answer.etag);
   res.send(answer.body);
-}
-
-/** `block.number` conditions apply to the block number, `timestamp` ones to the block's consensus end. */
-function conditionsOf(request: BlocksRequest): BlockCondition[] {
-  return [
-    ...request.blockNumbers.map(({ op, value }) => ({ column: "number" as const, op, value })),
-    ...request.timestamps.map(({ op, value }) => ({ column: "consensus_end" as const, op, value })),
-  ];
 }
 
 /** The parsed request, or a 400 carrying every message the parameter grammar reported. */
