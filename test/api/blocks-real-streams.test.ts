@@ -323,7 +323,7 @@ describe.each(STREAMS)("blocks of the real $label stream", ({ folder, contractBl
   });
 
   it("prints the fields in the mirror node's order", async () => {
-    const response = await service.get("/api/v1/blocks?limit=1");
+    const response = checked("/api/v1/blocks?limit=1", await service.get("/api/v1/blocks?limit=1"));
     const block = (response.body as { blocks: object[] }).blocks[0]!;
     expect(Object.keys(block)).toEqual([
       "count",

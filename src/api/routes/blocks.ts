@@ -11,13 +11,13 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Express, type Response, Router } from "express";
 import { LRUCache } from "lru-cache";
 import type { ReadStore } from "../../store/read-store.ts";
-import { HttpError, notFound } from "../http-errors.ts";
+import { notFound } from "../http-errors.ts";
 import {
   nextLink,
   type ParamOptions,
-  type ParamResult,
   parseBlockRequest,
   parseBlocksRequest,
+  unwrapParams,
 } from "../params/index.ts";
 import { blockJson } from "../views/block.ts";
 
@@ -55,9 +55,9 @@ export type BlockAnswer = {
 export type EtagFunction = (body: string) => string | null;
 
 export type BlockResponder = {
-  /** `GET /api/v1/blocks`; `url` is the request's path and query. Throws `HttpError` for a bad request. */
+  /** `GET /api/v1/blocks`; `url` is the request's path and query. Throws `ParameterError` for a bad request. */
   list(url: string): BlockAnswer;
-  /** `GET /api/v1/blocks/{hashOrNumber}`; throws `HttpError` (400, 404). */
+  /** `GET /api/v1/blocks/{hashOrNumber}`; throws `ParameterError` (400) or `HttpError` (404). */
   block(hashOrNumber: string, url: string): BlockAnswer;
 };
 
@@ -96,7 +96,7 @@ export function createBlockResponder(
   };
 
   const renderPage = (url: string): BlockAnswer => {
-    const request = parsed(parseBlocksRequest(url, options));
+    const request = unwrapParams(parseBlocksRequest(url, options));
     const numbers = store.blocks.listBlockNumbers({
       // `timestamp` filters apply to the block's consensus end.
       blockNumbers: request.blockNumbers,
@@ -129,7 +129,7 @@ export function createBlockResponder(
     },
 
     block(hashOrNumber, url) {
-      const locator = parsed(parseBlockRequest({ hashOrNumber }, url, options));
+      const locator = unwrapParams(parseBlockRequest({ hashOrNumber }, url, options));
       const number =
         "number" in locator ? locator.number : store.blocks.findBlockNumberByHashPrefix(locator.hashPrefix);
       const answer = number === undefined ? undefined : rendered(number);
@@ -236,10 +236,4 @@ function sendAnswer(res: Response, answer: BlockAnswer): void {
   // Set ahead of `send`, which then skips hashing the body again.
   if (answer.etag !== null) res.set("ETag", answer.etag);
   res.send(answer.body);
-}
-
-/** The parsed request, or a 400 carrying every message the parameter grammar reported. */
-function parsed<T>(result: ParamResult<T>): T {
-  if (!result.ok) throw new HttpError(400, [...result.messages]);
-  return result.value;
 }
