@@ -2,7 +2,7 @@ import express, { type Express } from "express";
 import type { IngestStatus } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
 import type { ReadStore } from "../store/read-store.ts";
-import { createListCache } from "./cache.ts";
+import { answerHitsFirst, createListCache } from "./cache.ts";
 import { errorHandler, notFound } from "./http-errors.ts";
 import { mountBlockRoutes } from "./routes/blocks.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -23,10 +23,6 @@ export function createApp({ store, status, log, listCacheMaxStaleMs }: AppDeps):
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", "weak");
-  app.use((_req, res, next) => {
-    res.set("Access-Control-Allow-Origin", "*");
-    next();
-  });
   // A list answer is as new as the last committed block; the cache recomputes once that changes.
   const listCache = createListCache({
     generation: () => status().lastBlock,
@@ -35,9 +31,12 @@ export function createApp({ store, status, log, listCacheMaxStaleMs }: AppDeps):
   // Single-entity lookups are cached only while nothing new is indexed: never stale, and a repeated lookup
   // (the common case for explorers and wallets) costs a map lookup.
   const lookupCache = createListCache({ generation: () => status().lastBlock, maxStaleMs: 0 });
-  // Cached pages are answered before any routing.
-  app.use(listCache.serveHits);
-  app.use(lookupCache.serveHits);
+  // Cached pages are answered before Express routes anything (their stored headers include CORS).
+  answerHitsFirst(app, [listCache, lookupCache]);
+  app.use((_req, res, next) => {
+    res.set("Access-Control-Allow-Origin", "*");
+    next();
+  });
   app.use(healthRoutes(status));
   // Before tokenRoutes: `/api/v1/tokens/balances` and `/api/v1/tokens/nfts` are not token IDs.
   app.use(tokenListRoutes(store, listCache));
