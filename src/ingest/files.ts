@@ -52,16 +52,3 @@ export function readyRecordFiles(
   }
   return ready;
 }
-
-/** Whether any record file after `afterName` is still waiting to become complete. */
-export function hasPendingRecordFiles(
-  entries: readonly DirEntry[],
-  afterName: string | null,
-  readyCount: number,
-): boolean {
-  const after = afterName === null ? null : streamOrderKey(afterName);
-  const pending = entries.filter(
-    (e) => isRecordFile(e.name) && (after === null || streamOrderKey(e.name) > after),
-  );
-  return pending.length > readyCount;
-}

@@ -1,0 +1,164 @@
+/**
+ * Ingest throughput and token-lookup speed (issue: the ingest foundation).
+ *
+ * 1. Writes a bulk stream with the scenario engine's generator (token creates, fungible and NFT mints, token
+ *    and NFT transfers among many accounts) and times `mirrorlite ingest` on it. The figure is transactions
+ *    per second of the ingest process from start to exit, and of the file applications alone (the sum of the
+ *    per-file `durationMs` the ingest log reports: decode, verify and the SQLite transaction).
+ * 2. Serves the index with `mirrorlite serve` in a child process and drives `GET /api/v1/tokens/{id}` over a
+ *    rotating set of ids, without and with `timestamp`, with autocannon (32 connections), next to a bare
+ *    `node:http` server answering a fixed body of the same size, in the same run. Target: at least half of
+ *    the bare server's requests per second.
+ *
+ * Run alone: `node --import tsx bench/ingest-and-lookup.ts [--transactions N] [--tokens N] [--seconds S]`.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { generateBulkStream } from "../src/streams/scenario/bulk.ts";
+import { type LoadResult, load, printComparison } from "./lib/load.ts";
+import { freePort, REPO, startBareServer, startMirrorlite } from "./lib/processes.ts";
+
+export type IngestFigures = { transactions: number; files: number; seconds: number; applySeconds: number };
+
+export type LookupResult = {
+  name: string;
+  subject: LoadResult;
+  bare: LoadResult;
+  ratio: number;
+  target: number;
+};
+
+/** Runs `mirrorlite ingest` and adds up what its per-file log lines report. */
+function timedIngest(recordsDir: string, dbFile: string): Promise<IngestFigures> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(
+      process.execPath,
+      [
+        `${REPO}bin/mirrorlite.js`,
+        "ingest",
+        "--records",
+        recordsDir,
+        "--db",
+        dbFile,
+        "--no-wait-signatures",
+        "--log-level",
+        "info",
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let transactions = 0;
+    let files = 0;
+    let applyMs = 0;
+    let buffer = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const lines = buffer.split("\n");
+      buffer = lines.pop() ?? "";
+      for (const line of lines) {
+        const entry = JSON.parse(line) as { msg?: string; transactions?: number; durationMs?: number };
+        if (entry.msg !== "ingested record file") continue;
+        files += 1;
+        transactions += entry.transactions ?? 0;
+        applyMs += entry.durationMs ?? 0;
+      }
+    });
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      if (code !== 0) return reject(new Error(`mirrorlite ingest exited with ${code}`));
+      resolve({
+        transactions,
+        files,
+        seconds: (performance.now() - started) / 1000,
+        applySeconds: applyMs / 1000,
+      });
+    });
+  });
+}
+
+export async function benchIngestAndLookup(
+  options: { transactions?: number; tokens?: number; seconds?: number } = {},
+) {
+  const transactions = options.transactions ?? 200_000;
+  const tokens = options.tokens ?? 20_000;
+  const seconds = options.seconds ?? 10;
+  const work = mkdtempSync(join(tmpdir(), "mirrorlite-bench-ingest-"));
+  const recordsDir = join(work, "record0.0.3");
+  const dbFile = join(work, "index.db");
+  try {
+    const generated = generateBulkStream({
+      dir: recordsDir,
+      tokens,
+      transactions,
+      signatures: false,
+      signingKey: null,
+    });
+    console.log(
+      `ingest: generated ${generated.transactions} transactions in ${generated.files} files ` +
+        `(${generated.tokens} tokens, ${generated.nftsMinted} NFTs) in ${(generated.durationMs / 1000).toFixed(1)} s`,
+    );
+    const ingest = await timedIngest(recordsDir, dbFile);
+    console.log(
+      `ingest: ${ingest.transactions} transactions in ${ingest.seconds.toFixed(1)} s = ` +
+        `${(ingest.transactions / ingest.seconds).toFixed(0)} tx/s (process start to exit); ` +
+        `file application alone ${(ingest.transactions / ingest.applySeconds).toFixed(0)} tx/s (target 25000)`,
+    );
+
+    const first = Number(generated.firstTokenId!.split(".")[2]);
+    const last = Number(generated.lastTokenId!.split(".")[2]);
+    const ids = Array.from(
+      { length: 1000 },
+      (_, i) => `0.0.${first + Math.floor(((last - first) * i) / 999)}`,
+    );
+    // An instant half-way through the stream: older tokens answer with their state then, newer ones 404.
+    const middle = `${1735689600 + Math.floor(generated.files)}.000000000`;
+    const server = await startMirrorlite(recordsDir, dbFile, await freePort());
+    const results: LookupResult[] = [];
+    try {
+      const sample = await (await fetch(`http://127.0.0.1:${server.port}/api/v1/tokens/${ids[0]}`)).text();
+      const bare = await startBareServer(Buffer.byteLength(sample));
+      try {
+        for (const [name, paths] of [
+          ["GET /api/v1/tokens/{id} (1000 ids)", ids.map((id) => `/api/v1/tokens/${id}`)],
+          [
+            "GET /api/v1/tokens/{id}?timestamp=lte:T",
+            ids.map((id) => `/api/v1/tokens/${id}?timestamp=lte:${middle}`),
+          ],
+        ] as const) {
+          await load("warm-up", server.port, paths, 2);
+          const subject = await load(name, server.port, paths, seconds);
+          const yardstick = await load("bare node:http", bare.port, ["/"], seconds);
+          printComparison(subject, yardstick);
+          results.push({
+            name,
+            subject,
+            bare: yardstick,
+            ratio: subject.requestsPerSecond / yardstick.requestsPerSecond,
+            target: 0.5,
+          });
+        }
+      } finally {
+        await bare.stop();
+      }
+    } finally {
+      await server.stop();
+    }
+    return { ingest, results };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({
+    options: { transactions: { type: "string" }, tokens: { type: "string" }, seconds: { type: "string" } },
+  });
+  await benchIngestAndLookup({
+    ...(values.transactions ? { transactions: Number(values.transactions) } : {}),
+    ...(values.tokens ? { tokens: Number(values.tokens) } : {}),
+    ...(values.seconds ? { seconds: Number(values.seconds) } : {}),
+  });
+}

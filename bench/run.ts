@@ -1,0 +1,40 @@
+/**
+ * `npm run bench`: every throughput figure the issues ask for, on this machine, in one run. Each part builds
+ * its own stream, ingests it with `mirrorlite ingest`, serves it with `mirrorlite serve` in a child process and
+ * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
+ *
+ *   npm run bench                      # everything (about 10 minutes on 2 cores)
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens
+ */
+import { benchBlocks } from "./blocks.ts";
+import { benchIngestAndLookup } from "./ingest-and-lookup.ts";
+import { benchTokensGroup } from "./tokens-group.ts";
+
+const parts = process.argv.slice(2);
+const wanted = (name: string) => parts.length === 0 || parts.includes(name);
+const verdicts: string[] = [];
+const verdict = (name: string, ratio: number, target: number) =>
+  verdicts.push(
+    `${name.padEnd(56)} ratio ${ratio.toFixed(2)} (target ${target.toFixed(2)}) ${ratio >= target ? "met" : "MISSED"}`,
+  );
+
+if (wanted("ingest")) {
+  console.log("== ingest throughput and token lookup");
+  const { ingest, results } = await benchIngestAndLookup();
+  const perSecond = ingest.transactions / ingest.applySeconds;
+  verdicts.push(
+    `${"ingest (file application, tx/s)".padEnd(56)} ${perSecond.toFixed(0)} (target 25000) ${perSecond >= 25_000 ? "met" : "MISSED"}`,
+  );
+  for (const r of results) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("blocks")) {
+  console.log("== blocks");
+  for (const r of await benchBlocks()) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("tokens")) {
+  console.log("== tokens group");
+  const { results } = await benchTokensGroup();
+  for (const r of results) verdict(r.name, r.ratio, r.target);
+}
+console.log("\n== summary");
+for (const line of verdicts) console.log(line);
