@@ -299,6 +299,7 @@ export type TokensGroupResult = {
   bodyBytes: number;
   /** subject / bare requests per second. */
   ratio: number;
+  /** The ratio to reach; 0 for figures reported for information. */
   target: number;
 };
 
@@ -350,24 +351,33 @@ export async function benchTokensGroup(options: TokensGroupBenchOptions = {}): P
 
     const server = await startMirrorlite(recordsDir, dbFile, await freePort());
     try {
+      // Pages of distinct accounts, so that nearly every request misses the cache: the query's own speed.
+      const uncached = Array.from({ length: 20_000 }, (_, i) => {
+        const account = FIRST_HOLDER + BigInt((i * 7919) % Math.max(1, holders));
+        return `/api/v1/tokens/${stream.fungibleTokenId}/balances?account.id=lte:0.0.${account}`;
+      });
       const cases = [
-        { name: "GET /api/v1/tokens?limit=25", path: "/api/v1/tokens?limit=25" },
+        { name: "GET /api/v1/tokens?limit=25", paths: ["/api/v1/tokens?limit=25"], target: 1 / 3 },
         {
           name: `GET /api/v1/tokens/{id}/balances (${holders} holders)`,
-          path: `/api/v1/tokens/${stream.fungibleTokenId}/balances`,
+          paths: [`/api/v1/tokens/${stream.fungibleTokenId}/balances`],
+          target: 1 / 3,
         },
         {
           name: `GET /api/v1/tokens/{id}/nfts (${nfts} NFTs)`,
-          path: `/api/v1/tokens/${stream.nftTokenId}/nfts`,
+          paths: [`/api/v1/tokens/${stream.nftTokenId}/nfts`],
+          target: 1 / 3,
         },
+        { name: "(info) balances, 20,000 distinct pages", paths: uncached, target: 0 },
       ];
       const results: TokensGroupResult[] = [];
-      for (const { name, path } of cases) {
-        const bodyBytes = await bodySize(server.port, path);
+      for (const { name, paths, target } of cases) {
+        const bodyBytes = await bodySize(server.port, paths[0]!);
         const bare = await startBareServer(bodyBytes);
         try {
-          await load("warm-up", server.port, [path], WARM_UP_SECONDS, connections);
-          const subject = await load(name, server.port, [path], seconds, connections);
+          // A warm-up of the distinct pages would cache them: it is left out there.
+          if (paths.length === 1) await load("warm-up", server.port, paths, WARM_UP_SECONDS, connections);
+          const subject = await load(name, server.port, paths, seconds, connections);
           await load("warm-up", bare.port, ["/"], WARM_UP_SECONDS, connections);
           const bareResult = await load(
             `bare node:http, ${bodyBytes} B body`,
@@ -378,7 +388,7 @@ export async function benchTokensGroup(options: TokensGroupBenchOptions = {}): P
           );
           printComparison(subject, bareResult);
           const ratio = subject.requestsPerSecond / bareResult.requestsPerSecond;
-          results.push({ name, subject, bare: bareResult, bodyBytes, ratio, target: 1 / 3 });
+          results.push({ name, subject, bare: bareResult, bodyBytes, ratio, target });
         } finally {
           await bare.stop();
         }
@@ -425,6 +435,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   });
   console.log(`ingest: ${ingest.transactionsPerSecond.toFixed(0)} transactions/s`);
   for (const { name, ratio, target } of results) {
+    if (target === 0) continue;
     console.log(
       `${name}: ratio ${ratio.toFixed(2)}, target ${target.toFixed(2)} ${ratio >= target ? "met" : "MISSED"}`,
     );
