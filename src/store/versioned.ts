@@ -1,3 +1,4 @@
+import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
 
 export type Row = Record<string, unknown>;
@@ -7,9 +8,10 @@ export type Row = Record<string, unknown>;
  * current version at t and opens a new one from t that copies every column the change did not set. Two changes
  * at the same t (a transaction's body and then its transfer lists) fold into one version.
  *
- * Current versions are cached (write-through): ingestion reads a row it has just written far more often than
- * anything else, and a Map lookup costs a fraction of an SQLite seek. Cached rows hold values as a read would
- * return them (integers and booleans as bigint). `reset()` must be called when a file's transaction rolls back.
+ * Writes are held in memory (write-behind) until `flush()`, which ingestion calls once per record file, inside
+ * the file's transaction: an NFT minted and moved in one file, or an association whose balance changes a
+ * hundred times, costs one row write instead of one per change. Cached rows hold values as a read would return
+ * them (integers and booleans as bigint). `reset()` must be called when a file's transaction rolls back.
  */
 export type VersionedTable = {
   /** The current version of the thing identified by `key`, or undefined. */
@@ -18,19 +20,26 @@ export type VersionedTable = {
   create(key: readonly unknown[], atNs: bigint, row: Row): void;
   /** Applies `patch` as a new version at `atNs`; returns false (and writes nothing) when nothing is current. */
   change(key: readonly unknown[], atNs: bigint, patch: Row): boolean;
-  /**
-   * Changes columns of the current version in place, without opening a version (balances). The change is made
-   * in memory at once and written by `flush()`, so that many changes to one row in a file cost one write.
-   */
+  /** Changes columns of the current version in place, without opening a version (balances). */
   touch(key: readonly unknown[], patch: Row): void;
-  /** Writes the rows `touch` changed. Runs before the file's transaction commits. */
+  /** Writes everything held back. Runs before the file's transaction commits, and before raw reads of the table. */
   flush(): void;
   /** Forgets cached rows and unwritten changes (after a rolled-back file). */
   reset(): void;
 };
 
-/** How many current rows a table keeps in memory before it starts over (bounds memory on huge replays). */
+/** How many current rows a table keeps in memory before it flushes and starts over (bounds memory). */
 const CACHE_LIMIT = 500_000;
+
+type Entry = {
+  key: readonly unknown[];
+  /** The current version (`valid_from` and data columns), or null when there is none. */
+  row: Row | null;
+  /** `valid_from` of the version the database holds as current (valid_to NULL), or null when it holds none. */
+  dbFrom: bigint | null;
+  /** Whether `row` differs from what the database holds. */
+  dirty: boolean;
+};
 
 export function createVersionedTable(
   db: Db,
@@ -39,89 +48,108 @@ export function createVersionedTable(
   dataColumns: readonly string[],
 ): VersionedTable {
   const keyWhere = keyColumns.map((c) => `${c} = ?`).join(" AND ");
-  const allColumns = [...keyColumns, "valid_from", "valid_to", ...dataColumns];
   const selectCurrent = db.prepare(
     `SELECT valid_from, ${dataColumns.join(", ")} FROM ${table} WHERE ${keyWhere} AND valid_to IS NULL`,
   );
-  const close = db.prepare(`UPDATE ${table} SET valid_to = ? WHERE ${keyWhere} AND valid_from = ?`);
-  const insert = db.prepare(
-    `INSERT INTO ${table} (${allColumns.join(", ")}) VALUES (${allColumns.map(() => "?").join(", ")})`,
+  const closeInDb = db.prepare(
+    `UPDATE ${table} SET ${dataColumns.map((c) => `${c} = ?`).join(", ")}, valid_to = ?
+     WHERE ${keyWhere} AND valid_from = ?`,
   );
-  const overwrite = db.prepare(
+  const overwriteInDb = db.prepare(
     `UPDATE ${table} SET ${dataColumns.map((c) => `${c} = ?`).join(", ")} WHERE ${keyWhere} AND valid_from = ?`,
   );
-  // null marks "known to have no current version", so misses are not asked again.
-  const cache = new Map<string, Row | null>();
-  const touched = new Map<string, readonly unknown[]>();
-  const cacheKey = (key: readonly unknown[]) => (key.length === 1 ? String(key[0]) : key.join(":"));
+  const inserts = createBatchInsert(db, table, [...keyColumns, "valid_from", "valid_to", ...dataColumns]);
 
-  function current(key: readonly unknown[]): Row | undefined {
+  const cache = new Map<string, Entry>();
+  const dirty = new Set<Entry>();
+  /** Database versions to close (they were current when loaded): written first, before any new current row. */
+  let closings: Array<{ entry: Entry; from: bigint; to: bigint; row: Row }> = [];
+  /** Versions opened and closed again before a flush: inserted whole. */
+  let closedRows: unknown[][] = [];
+
+  const cacheKey = (key: readonly unknown[]) => (key.length === 1 ? String(key[0]) : key.join(":"));
+  const dataOf = (row: Row) => dataColumns.map((c) => row[c]);
+
+  function entryOf(key: readonly unknown[]): Entry {
     const k = cacheKey(key);
-    const cached = cache.get(k);
-    if (cached !== undefined) return cached ?? undefined;
-    const row = selectCurrent.get(...key) as Row | undefined;
-    remember(k, row ?? null);
-    return row;
+    let entry = cache.get(k);
+    if (entry === undefined) {
+      if (cache.size >= CACHE_LIMIT) {
+        flush();
+        cache.clear();
+      }
+      const row = (selectCurrent.get(...key) as Row | undefined) ?? null;
+      entry = { key, row, dbFrom: row === null ? null : (row.valid_from as bigint), dirty: false };
+      cache.set(k, entry);
+    }
+    return entry;
   }
 
-  function remember(k: string, row: Row | null): void {
-    if (cache.size >= CACHE_LIMIT) {
-      flush();
-      cache.clear();
+  function open(entry: Entry, atNs: bigint, next: Row): void {
+    const row: Row = { valid_from: atNs };
+    for (const column of dataColumns) row[column] = normalize(next[column]);
+    const previous = entry.row;
+    if (previous !== null && (previous.valid_from as bigint) !== atNs) {
+      const from = previous.valid_from as bigint;
+      if (entry.dbFrom === from) {
+        closings.push({ entry, from, to: atNs, row: previous });
+        entry.dbFrom = null;
+      } else {
+        closedRows.push([...entry.key, from, atNs, ...dataOf(previous)]);
+      }
     }
-    cache.set(k, row);
+    entry.row = row;
+    entry.dirty = true;
+    dirty.add(entry);
   }
 
   function flush(): void {
-    for (const [k, key] of touched) {
-      const row = cache.get(k);
-      if (row) overwrite.run(...dataColumns.map((c) => row[c]), ...key, row.valid_from);
-    }
-    touched.clear();
-  }
-
-  function write(key: readonly unknown[], atNs: bigint, previous: Row | undefined, next: Row): void {
-    const row: Row = { valid_from: atNs };
-    const values: unknown[] = [...key, atNs, null];
-    for (const column of dataColumns) {
-      const value = normalize(next[column]);
-      row[column] = value;
-      values.push(value);
-    }
-    if (previous !== undefined) {
-      const from = previous.valid_from as bigint;
-      if (from === atNs) {
-        overwrite.run(...values.slice(key.length + 2), ...key, from);
-        remember(cacheKey(key), row);
-        return;
+    // Close first: a table's "one current version per key" index must never see two.
+    for (const { entry, from, to, row } of closings) closeInDb.run(...dataOf(row), to, ...entry.key, from);
+    closings = [];
+    for (const values of closedRows) inserts.add(...values);
+    closedRows = [];
+    for (const entry of dirty) {
+      const row = entry.row;
+      if (row === null) continue;
+      const from = row.valid_from as bigint;
+      if (entry.dbFrom === from) {
+        overwriteInDb.run(...dataOf(row), ...entry.key, from);
+      } else {
+        inserts.add(...entry.key, from, null, ...dataOf(row));
+        entry.dbFrom = from;
       }
-      close.run(atNs, ...key, from);
+      entry.dirty = false;
     }
-    insert.run(values);
-    remember(cacheKey(key), row);
+    dirty.clear();
+    inserts.flush();
   }
 
   return {
-    current,
+    current: (key) => entryOf(key).row ?? undefined,
     create(key, atNs, row) {
-      write(key, atNs, current(key), row);
+      open(entryOf(key), atNs, row);
     },
     change(key, atNs, patch) {
-      const previous = current(key);
-      if (previous === undefined) return false;
-      write(key, atNs, previous, { ...previous, ...patch });
+      const entry = entryOf(key);
+      if (entry.row === null) return false;
+      open(entry, atNs, { ...entry.row, ...patch });
       return true;
     },
     touch(key, patch) {
-      const row = current(key);
-      if (row === undefined) return;
-      for (const [column, value] of Object.entries(patch)) row[column] = normalize(value);
-      touched.set(cacheKey(key), key);
+      const entry = entryOf(key);
+      if (entry.row === null) return;
+      for (const [column, value] of Object.entries(patch)) entry.row[column] = normalize(value);
+      entry.dirty = true;
+      dirty.add(entry);
     },
     flush,
     reset() {
       cache.clear();
-      touched.clear();
+      dirty.clear();
+      closings = [];
+      closedRows = [];
+      inserts.clear();
     },
   };
 }

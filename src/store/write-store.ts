@@ -273,12 +273,16 @@ export function createWriteStore(db: Db): WriteStore {
       }
       pendingBalances.set(`${tokenId}:${accountId}:${atNs}`, [tokenId, accountId, atNs, balance]);
     },
-    serialsOwnedBy: (tokenId, accountId) => selectSerialsOwnedBy.all(tokenId, accountId) as bigint[],
+    serialsOwnedBy(tokenId, accountId) {
+      // The query reads the table itself: write what the NFT versions hold back first.
+      nft.flush();
+      return selectSerialsOwnedBy.all(tokenId, accountId) as bigint[];
+    },
     flush() {
       for (const row of pendingBalances.values()) balanceHistory.add(...row);
       pendingBalances = new Map();
       for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.flush();
-      tokenAccount.flush();
+      for (const table of [entity, token, customFee, tokenAccount, nft]) table.flush();
     },
     reset() {
       pendingBalances = new Map();
