@@ -25,7 +25,8 @@ export function createBatchInsert(db: Db, table: string, columns: readonly strin
   const full = ROWS_PER_STATEMENT * width;
   let pending: unknown[] = [];
 
-  const write = (statement: Database.Statement, values: unknown[]) => statement.run(...values);
+  // An array binds as the anonymous parameters: no spreading of hundreds of arguments.
+  const write = (statement: Database.Statement, values: unknown[]) => statement.run(values);
 
   return {
     add(...values) {
