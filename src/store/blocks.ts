@@ -37,10 +37,10 @@ export type BlockQueries = {
   listBlockNumbers(query: BlockListQuery): bigint[];
   getBlockByNumber(number: bigint): BlockRow | undefined;
   /**
-   * The number of the block whose hash starts with `hashPrefix` (lower-case hex). Undefined when none does,
-   * or when more than one does: the mirror node answers an ambiguous prefix with 404 too.
+   * The block whose hash starts with `hashPrefix` (lower-case hex). Undefined when none does, or when more
+   * than one does: the mirror node answers an ambiguous prefix with 404 too.
    */
-  findBlockNumberByHashPrefix(hashPrefix: string): bigint | undefined;
+  getBlockByHashPrefix(hashPrefix: string): BlockRow | undefined;
   /** The newest block's number; null before the first block. */
   latestBlockNumber(): bigint | null;
 };
@@ -62,9 +62,9 @@ export function createBlockQueries(db: Db): BlockQueries {
   const byNumber = db.prepare<[bigint], BlockRow>(`SELECT ${COLUMNS} FROM record_file WHERE number = ?`);
   // A range on the hash index instead of LIKE: SQLite only uses an index for LIKE under NOCASE collation.
   // Hex digits sort below "g", so every hash with the prefix lies in [prefix, prefix + "g").
-  const byHashRange = db
-    .prepare<[string, string], bigint>("SELECT number FROM record_file WHERE hash >= ? AND hash < ? LIMIT 2")
-    .pluck();
+  const byHashRange = db.prepare<[string, string], BlockRow>(
+    `SELECT ${COLUMNS} FROM record_file WHERE hash >= ? AND hash < ? LIMIT 2`,
+  );
   const latest = db.prepare<[], bigint | null>("SELECT max(number) FROM record_file").pluck();
   const listStatements = new Map<string, ListStatement>();
 
@@ -91,9 +91,9 @@ export function createBlockQueries(db: Db): BlockQueries {
       return byNumber.get(number);
     },
 
-    findBlockNumberByHashPrefix(hashPrefix) {
-      const numbers = byHashRange.all(hashPrefix, `${hashPrefix}g`);
-      return numbers.length === 1 ? numbers[0] : undefined;
+    getBlockByHashPrefix(hashPrefix) {
+      const rows = byHashRange.all(hashPrefix, `${hashPrefix}g`);
+      return rows.length === 1 ? rows[0] : undefined;
     },
 
     latestBlockNumber() {

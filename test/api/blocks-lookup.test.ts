@@ -189,12 +189,12 @@ describe("the hash-prefix query", () => {
         });
       });
       const blocks = createBlockQueries(db);
-      expect(blocks.findBlockNumberByHashPrefix(hashes[0]!)).toBe(0n);
-      expect(blocks.findBlockNumberByHashPrefix(hashes[1]!)).toBe(1n);
+      expect(blocks.getBlockByHashPrefix(hashes[0]!)?.number).toBe(0n);
+      expect(blocks.getBlockByHashPrefix(hashes[1]!)?.number).toBe(1n);
       // The mirror node reads at most one row: a prefix of two blocks is not found.
-      expect(blocks.findBlockNumberByHashPrefix(shared)).toBeUndefined();
-      expect(blocks.findBlockNumberByHashPrefix("cd".repeat(32))).toBe(2n);
-      expect(blocks.findBlockNumberByHashPrefix("ce".repeat(32))).toBeUndefined();
+      expect(blocks.getBlockByHashPrefix(shared)).toBeUndefined();
+      expect(blocks.getBlockByHashPrefix("cd".repeat(32))?.hash).toBe(hashes[2]);
+      expect(blocks.getBlockByHashPrefix("ce".repeat(32))).toBeUndefined();
       expect(blocks.latestBlockNumber()).toBe(2n);
     } finally {
       db.close();

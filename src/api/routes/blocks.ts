@@ -10,6 +10,7 @@ import { hash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Express, type Response, Router } from "express";
 import { LRUCache } from "lru-cache";
+import type { BlockRow } from "../../store/blocks.ts";
 import type { ReadStore } from "../../store/read-store.ts";
 import { notFound } from "../http-errors.ts";
 import {
@@ -17,6 +18,7 @@ import {
   type ParamOptions,
   parseBlockRequest,
   parseBlocksRequest,
+  parseHashOrNumberPathParam,
   unwrapParams,
 } from "../params/index.ts";
 import { blockJson } from "../views/block.ts";
@@ -27,6 +29,7 @@ const BLOCK_CACHE_CONTROL = "public, max-age=600";
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 const LIST_PATH = "/api/v1/blocks";
+const FULL_HASH_DIGITS = 96;
 const BLOCK_PATH_PREFIX = "/api/v1/blocks/";
 
 export type BlockRouteOptions = Partial<ParamOptions> & {
@@ -74,7 +77,9 @@ export function createBlockResponder(
   options: BlockRouteOptions = {},
   etagOf: EtagFunction = weakEtag,
 ): BlockResponder {
-  const blocks = new LRUCache<bigint, BlockAnswer>({ max: options.cachedBlocks ?? 10_000 });
+  // Rendered blocks by number and by full hash (one answer, two keys): a repeated lookup costs no query.
+  const byNumber = new LRUCache<bigint, BlockAnswer>({ max: options.cachedBlocks ?? 10_000 });
+  const byHash = new LRUCache<string, BlockAnswer>({ max: options.cachedBlocks ?? 10_000 });
   // A page depends only on blocks up to the newest one, so it stays right until a newer block arrives.
   const generation = options.generation ?? (() => store.blocks.latestBlockNumber());
   const pages = new LRUCache<string, { generation: unknown; answer: BlockAnswer }>({
@@ -82,17 +87,31 @@ export function createBlockResponder(
     sizeCalculation: (page) => page.answer.body.length + 100,
   });
 
-  const rendered = (number: bigint): BlockAnswer | undefined => {
-    let answer = blocks.get(number);
+  const render = (row: BlockRow): BlockAnswer => {
+    let answer = byNumber.get(row.number);
     if (answer === undefined) {
-      const row = store.blocks.getBlockByNumber(number);
-      // A block that does not exist yet is not remembered.
-      if (row === undefined) return undefined;
       const body = blockJson(row);
       answer = { body, etag: etagOf(body), cacheControl: BLOCK_CACHE_CONTROL, next: null };
-      blocks.set(number, answer);
+      byNumber.set(row.number, answer);
     }
+    byHash.set(row.hash, answer);
     return answer;
+  };
+
+  /** A block that does not exist (yet) is not remembered. */
+  const blockByNumber = (number: bigint): BlockAnswer | undefined => {
+    const answer = byNumber.get(number);
+    if (answer !== undefined) return answer;
+    const row = store.blocks.getBlockByNumber(number);
+    return row === undefined ? undefined : render(row);
+  };
+
+  const blockByHashPrefix = (prefix: string): BlockAnswer | undefined => {
+    // Only a full hash names one block for good; a 32-byte prefix could later match a second block.
+    const answer = prefix.length === FULL_HASH_DIGITS ? byHash.get(prefix) : undefined;
+    if (answer !== undefined) return answer;
+    const row = store.blocks.getBlockByHashPrefix(prefix);
+    return row === undefined ? undefined : render(row);
   };
 
   const renderPage = (url: string): BlockAnswer => {
@@ -108,7 +127,7 @@ export function createBlockResponder(
     const items: string[] = [];
     for (const number of numbers) {
       // Rows are never deleted, so every listed number renders.
-      const block = rendered(number);
+      const block = blockByNumber(number);
       if (block !== undefined) items.push(block.body);
     }
     const next = nextLink(request.paging, numbers.length, numbers.at(-1)?.toString());
@@ -129,10 +148,14 @@ export function createBlockResponder(
     },
 
     block(hashOrNumber, url) {
-      const locator = unwrapParams(parseBlockRequest({ hashOrNumber }, url, options));
-      const number =
-        "number" in locator ? locator.number : store.blocks.findBlockNumberByHashPrefix(locator.hashPrefix);
-      const answer = number === undefined ? undefined : rendered(number);
+      // Without a query string there is no unknown parameter to report first: only the path is checked.
+      const locator = unwrapParams(
+        url.includes("?")
+          ? parseBlockRequest({ hashOrNumber }, url, options)
+          : parseHashOrNumberPathParam(hashOrNumber),
+      );
+      const answer =
+        "number" in locator ? blockByNumber(locator.number) : blockByHashPrefix(locator.hashPrefix);
       if (answer === undefined) throw notFound();
       return answer;
     },
