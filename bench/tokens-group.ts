@@ -299,13 +299,16 @@ export type TokensGroupResult = {
   bodyBytes: number;
   /** subject / bare requests per second. */
   ratio: number;
-  /** The ratio to reach; 0 for figures reported for information. */
+  /** The ratio to reach (0 for the uncached figure, reported for information). */
   target: number;
 };
 
 export type TokensGroupBench = {
   ingest: { transactions: number; files: number; seconds: number; transactionsPerSecond: number };
+  /** The three lists, each with its target. */
   results: TokensGroupResult[];
+  /** For information, no target: balance pages of 20,000 distinct accounts, nearly all cache misses. */
+  uncached: TokensGroupResult | null;
 };
 
 const WARM_UP_SECONDS = 2;
@@ -347,7 +350,7 @@ export async function benchTokensGroup(options: TokensGroupBenchOptions = {}): P
     console.log(
       `tokens: ingested them in ${ingestSeconds.toFixed(1)} s (${ingest.transactionsPerSecond.toFixed(0)} transactions/s)`,
     );
-    if (options.ingestOnly === true) return { ingest, results: [] };
+    if (options.ingestOnly === true) return { ingest, results: [], uncached: null };
 
     const server = await startMirrorlite(recordsDir, dbFile, await freePort());
     try {
@@ -393,7 +396,11 @@ export async function benchTokensGroup(options: TokensGroupBenchOptions = {}): P
           await bare.stop();
         }
       }
-      return { ingest, results };
+      return {
+        ingest,
+        results: results.filter((r) => r.target > 0),
+        uncached: results.find((r) => r.target === 0) ?? null,
+      };
     } finally {
       await server.stop();
     }
@@ -427,15 +434,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       "ingest-only": { type: "boolean" },
     },
   });
-  const { ingest, results } = await benchTokensGroup({
+  const { ingest, results, uncached } = await benchTokensGroup({
     ...(values.holders === undefined ? {} : { holders: Number(values.holders) }),
     ...(values.nfts === undefined ? {} : { nfts: Number(values.nfts) }),
     ...(values.seconds === undefined ? {} : { seconds: Number(values.seconds) }),
     ingestOnly: values["ingest-only"] === true,
   });
   console.log(`ingest: ${ingest.transactionsPerSecond.toFixed(0)} transactions/s`);
+  if (uncached !== null)
+    console.log(`${uncached.name}: ${uncached.subject.requestsPerSecond.toFixed(0)} req/s`);
   for (const { name, ratio, target } of results) {
-    if (target === 0) continue;
     console.log(
       `${name}: ratio ${ratio.toFixed(2)}, target ${target.toFixed(2)} ${ratio >= target ? "met" : "MISSED"}`,
     );
