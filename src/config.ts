@@ -17,6 +17,8 @@ export type Config = {
   verifySignatures: string | null;
   /** How often to look at the folder besides file-system events, in milliseconds. */
   pollMs: number;
+  /** The most a cached list response may lag behind the index once newer data is applied, in milliseconds. */
+  listCacheMs: number;
 };
 
 /** The stream a new user sees with no flags: generated from `fixtures/scenarios/demo.yaml`. */
@@ -27,7 +29,17 @@ export const BUNDLED_RECORDS = fileURLToPath(
 const schema = {
   type: "object",
   additionalProperties: false,
-  required: ["recordsDir", "db", "port", "host", "logLevel", "waitSignatures", "verifySignatures", "pollMs"],
+  required: [
+    "recordsDir",
+    "db",
+    "port",
+    "host",
+    "logLevel",
+    "waitSignatures",
+    "verifySignatures",
+    "pollMs",
+    "listCacheMs",
+  ],
   properties: {
     recordsDir: { type: "string", minLength: 1 },
     db: { type: "string", minLength: 1 },
@@ -37,6 +49,7 @@ const schema = {
     waitSignatures: { type: "boolean" },
     verifySignatures: { type: ["string", "null"] },
     pollMs: { type: "integer", minimum: 10, maximum: 60000 },
+    listCacheMs: { type: "integer", minimum: 0, maximum: 3600000 },
   },
 } as const;
 

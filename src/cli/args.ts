@@ -6,15 +6,16 @@ export type Command = { name: "serve" | "ingest"; config: Config } | { name: "he
 
 export const USAGE = `Usage:
   mirrorlite serve  [--records DIR] [--db FILE] [--port N] [--host H] [--log-level L]
-                    [--no-wait-signatures] [--verify-signatures ADDRESS_BOOK_FILE]
+                    [--no-wait-signatures] [--verify-signatures ADDRESS_BOOK_FILE] [--list-cache-ms MS]
   mirrorlite ingest --records DIR --db FILE [--no-wait-signatures] [--verify-signatures ADDRESS_BOOK_FILE]
 
   serve   ingests DIR and keeps following it while serving the Mirror Node REST API.
           Without --records it serves the bundled demo stream from an in-memory index.
   ingest  ingests every complete file in DIR into FILE and exits (non-zero on a bad file).
 
-Environment: MIRRORLITE_RECORDS, MIRRORLITE_DB, MIRRORLITE_PORT, MIRRORLITE_HOST (flags win).
-Defaults: --port 5551, --host 127.0.0.1, --db ./mirrorlite.db, --log-level info.`;
+Environment: MIRRORLITE_RECORDS, MIRRORLITE_DB, MIRRORLITE_PORT, MIRRORLITE_HOST, MIRRORLITE_LIST_CACHE_MS
+(flags win). Defaults: --port 5551, --host 127.0.0.1, --db ./mirrorlite.db, --log-level info,
+--list-cache-ms 1000 (how stale a cached list response may be; 0 = never stale).`;
 
 /** Flags and environment → a validated command. Throws ConfigError naming every problem. */
 export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
@@ -36,6 +37,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "no-wait-signatures": { type: "boolean" },
         "verify-signatures": { type: "string" },
         "poll-ms": { type: "string" },
+        "list-cache-ms": { type: "string" },
       },
     }));
   } catch (error) {
@@ -52,6 +54,11 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     problems,
   );
   const pollMs = integer((values["poll-ms"] as string | undefined) ?? "250", "poll-ms", problems);
+  const listCacheMs = integer(
+    (values["list-cache-ms"] as string | undefined) ?? env.MIRRORLITE_LIST_CACHE_MS ?? "1000",
+    "list-cache-ms",
+    problems,
+  );
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({
     recordsDir: records ?? BUNDLED_RECORDS,
@@ -63,6 +70,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     waitSignatures: values["no-wait-signatures"] !== true,
     verifySignatures: (values["verify-signatures"] as string | undefined) ?? null,
     pollMs,
+    listCacheMs,
   });
   return { name, config };
 }

@@ -43,6 +43,7 @@ export async function startTestService(
     waitSignatures: true,
     verifySignatures: null,
     pollMs: 50,
+    listCacheMs: 1000,
     ...options,
   };
   const service = await startService(config, createLogger(config.logLevel));
