@@ -8,13 +8,7 @@ import { type ChainTip, checkChain, nextBlockNumber } from "../streams/chain.ts"
 import { readRecordFile } from "../streams/read-record-file.ts";
 import type { RecordFile } from "../streams/types.ts";
 import { type AppliedFile, applyRecordFile, DecodeError } from "./apply.ts";
-import {
-  type DirEntry,
-  isRecordFile,
-  readyRecordFiles,
-  signatureNameOf,
-  streamOrderKey,
-} from "./files.ts";
+import { type DirEntry, isRecordFile, readyRecordFiles, signatureNameOf, streamOrderKey } from "./files.ts";
 
 /** Checks a record file against its signature file before it is applied (see `--verify-signatures`). */
 export type SignatureCheck = (file: RecordFile, signatureBytes: Uint8Array, signatureName: string) => void;
