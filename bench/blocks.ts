@@ -9,7 +9,7 @@
  *
  * Run alone: `node --import tsx bench/blocks.ts [--blocks N] [--seconds S]`.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,7 +19,7 @@ import { proto } from "../src/streams/proto.ts";
 import type { HapiVersion, RecordItem } from "../src/streams/types.ts";
 import { writeRecordFileV6 } from "../src/streams/write-record-file.ts";
 import { type LoadResult, load, printComparison } from "./lib/load.ts";
-import { type Child, freePort, REPO, startBareServer } from "./lib/processes.ts";
+import { freePort, REPO, startBareServer, startMirrorlite } from "./lib/processes.ts";
 
 const NANOS_PER_SECOND = 1_000_000_000n;
 const HASH_BYTES = 48;
@@ -197,12 +197,6 @@ export type BenchOptions = {
    * that most lookups miss the cache and query the database.
    */
   lookupHashes?: number;
-  /**
-   * `--poll-ms` of the served instance (default 60,000). With signature waiting off, each poll of the stream
-   * folder stats every file in it: on 50,000 files that keeps the ingest worker busy all the time, which is
-   * an ingest cost, not the API's (see the report of this bench).
-   */
-  pollMs?: number;
 };
 
 /** One endpoint measured next to the bare server in the same run. */
@@ -251,7 +245,7 @@ export async function benchBlocks(options: BenchOptions = {}): Promise<BenchResu
     ]);
     console.log(`blocks: ingested them in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-    const server = await startServe(recordsDir, dbFile, await freePort(), options.pollMs ?? 60_000);
+    const server = await startMirrorlite(recordsDir, dbFile, await freePort());
     try {
       const lookups = (count: number) => spread(blocks, count).map((b) => `/api/v1/blocks/0x${b.hash}`);
       const hot = lookups(options.lookupHashes ?? 10_000);
@@ -308,34 +302,6 @@ async function bodySize(port: number, path: string): Promise<number> {
   const response = await fetch(`http://127.0.0.1:${port}${path}`);
   if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
   return (await response.arrayBuffer()).byteLength;
-}
-
-/** `mirrorlite serve` on the ingested index in its own process, once it reports ready. */
-async function startServe(recordsDir: string, dbFile: string, port: number, pollMs: number): Promise<Child> {
-  const args = ["serve", "--records", recordsDir, "--db", dbFile, "--port", String(port)];
-  args.push("--log-level", "warn", "--no-wait-signatures", "--poll-ms", String(pollMs));
-  const child = spawn(process.execPath, [join(REPO, "bin/mirrorlite.js"), ...args], { stdio: "inherit" });
-  const stop = () => stopChild(child);
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`mirrorlite serve exited with ${child.exitCode}`);
-    const status = await fetch(`http://127.0.0.1:${port}/health/readiness`).then(
-      (response) => response.status,
-      () => 0,
-    );
-    if (status === 200) return { process: child, port, stop };
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  await stop();
-  throw new Error("mirrorlite serve did not become ready in time");
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
 }
 
 function runCli(args: string[]): Promise<void> {
