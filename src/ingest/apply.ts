@@ -36,10 +36,12 @@ export function applyRecordFile(store: WriteStore, file: RecordFile, blockNumber
     for (const item of items) {
       applyItem(store, file, item, blockNumber);
       const result = item.record.contractCallResult ?? item.record.contractCreateResult;
-      // Block gas and bloom count top-level transactions only; child records carry a parent timestamp.
-      if (result && item.record.parentConsensusTimestamp == null) {
+      // Block gas and bloom count top-level transactions (nonce 0) only, as the mirror node does; any such
+      // contract result starts the block's bloom, even one whose own bloom is empty.
+      if (result && item.nonce === 0) {
         gasUsed += toBigInt(result.gasUsed);
-        if (result.bloom && result.bloom.length === BLOOM_BYTES) bloom = orBloom(bloom, result.bloom);
+        bloom ??= new Uint8Array(BLOOM_BYTES);
+        if (result.bloom && result.bloom.length === BLOOM_BYTES) orBloom(bloom, result.bloom);
       }
     }
     store.insertRecordFile({
@@ -96,10 +98,8 @@ function applyItem(store: WriteStore, file: RecordFile, item: DecodedItem, block
   applyRecordTransfers(ctx);
 }
 
-function orBloom(into: Uint8Array | null, bloom: Uint8Array): Uint8Array {
-  const target = into ?? new Uint8Array(BLOOM_BYTES);
-  for (let i = 0; i < BLOOM_BYTES; i++) target[i] = (target[i] ?? 0) | (bloom[i] ?? 0);
-  return target;
+function orBloom(into: Uint8Array, bloom: Uint8Array): void {
+  for (let i = 0; i < BLOOM_BYTES; i++) into[i] = (into[i] ?? 0) | (bloom[i] ?? 0);
 }
 
 /** An item whose transaction or record bytes do not decode (the caller turns it into a CorruptFileError). */

@@ -31,7 +31,8 @@ const BLOCKS = [
     { contract: { gasUsed: 500n, bloom: BLOOM_CHILD, child: true } },
     { contract: { gasUsed: 300n, bloom: BLOOM_A } },
   ],
-  [{}],
+  // A top-level call whose result has no bloom still gives the block a (zero) bloom, as upstream does.
+  [{ contract: { gasUsed: 700n } }],
   [{}, {}],
   [{}],
 ];
@@ -39,6 +40,7 @@ const BLOCKS = [
 const CONTRACT_TOTALS: Record<number, { gas: number; bloom: Uint8Array }> = {
   17: { gas: 1000, bloom: BLOOM_A },
   18: { gas: 2300, bloom: BLOOM_B.map((byte, i) => byte | BLOOM_A[i]!) },
+  19: { gas: 700, bloom: new Uint8Array(256) },
 };
 
 function formatNs(ns: bigint): string {
@@ -160,6 +162,9 @@ describe("GET /api/v1/blocks on blocks 16..21", () => {
     expect(b18!.gas_used).toBe(2300);
     expect(b18!.logs_bloom).toBe(`0x${Buffer.from(CONTRACT_TOTALS[18]!.bloom).toString("hex")}`);
     expect(b18!.logs_bloom.slice(2, 4)).toBe("81");
+    const b19 = (await get("/api/v1/blocks/19")).body as { gas_used: number; logs_bloom: string };
+    expect(b19.gas_used).toBe(700);
+    expect(b19.logs_bloom).toBe(`0x${"0".repeat(512)}`);
   });
 
   it("lists newest first by default, with no link on a short page (no-params)", async () => {
