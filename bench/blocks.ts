@@ -9,7 +9,6 @@
  *
  * Run alone: `node --import tsx bench/blocks.ts [--blocks N] [--seconds S]`.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,7 +18,7 @@ import { proto } from "../src/streams/proto.ts";
 import type { HapiVersion, RecordItem } from "../src/streams/types.ts";
 import { writeRecordFileV6 } from "../src/streams/write-record-file.ts";
 import { type LoadResult, load, printComparison } from "./lib/load.ts";
-import { freePort, REPO, startBareServer, startMirrorlite } from "./lib/processes.ts";
+import { bodySize, freePort, runMirrorlite, startBareServer, startMirrorlite } from "./lib/processes.ts";
 
 const NANOS_PER_SECOND = 1_000_000_000n;
 const HASH_BYTES = 48;
@@ -233,7 +232,7 @@ export async function benchBlocks(options: BenchOptions = {}): Promise<BenchResu
       `blocks: wrote ${blocks.length} record files in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     started = Date.now();
-    await runCli([
+    await runMirrorlite([
       "ingest",
       "--records",
       recordsDir,
@@ -296,22 +295,6 @@ export async function benchBlocks(options: BenchOptions = {}): Promise<BenchResu
 function spread<T>(items: readonly T[], count: number): T[] {
   const step = Math.max(1, Math.floor(items.length / count));
   return items.filter((_, index) => index % step === 0).slice(0, count);
-}
-
-async function bodySize(port: number, path: string): Promise<number> {
-  const response = await fetch(`http://127.0.0.1:${port}${path}`);
-  if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
-  return (await response.arrayBuffer()).byteLength;
-}
-
-function runCli(args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(REPO, "bin/mirrorlite.js"), ...args], { stdio: "inherit" });
-    child.once("error", reject);
-    child.once("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`mirrorlite ${args[0]} exited with ${code}`)),
-    );
-  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -12,7 +12,6 @@
  * Run alone: `node --import tsx bench/tokens-group.ts [--holders N] [--nfts N] [--seconds S]`;
  * `--ingest-only` writes and ingests the stream and reports only the ingest throughput.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +21,7 @@ import { proto } from "../src/streams/proto.ts";
 import type { RecordItem } from "../src/streams/types.ts";
 import { writeRecordFileV6 } from "../src/streams/write-record-file.ts";
 import { type LoadResult, load, printComparison } from "./lib/load.ts";
-import { freePort, REPO, startBareServer, startMirrorlite } from "./lib/processes.ts";
+import { bodySize, freePort, runMirrorlite, startBareServer, startMirrorlite } from "./lib/processes.ts";
 
 const NANOS_PER_SECOND = 1_000_000_000n;
 const HASH_BYTES = 48;
@@ -330,7 +329,7 @@ export async function benchTokensGroup(options: TokensGroupBenchOptions = {}): P
         `${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     started = Date.now();
-    await runCli([
+    await runMirrorlite([
       "ingest",
       "--records",
       recordsDir,
@@ -407,22 +406,6 @@ export async function benchTokensGroup(options: TokensGroupBenchOptions = {}): P
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-}
-
-async function bodySize(port: number, path: string): Promise<number> {
-  const response = await fetch(`http://127.0.0.1:${port}${path}`);
-  if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
-  return (await response.arrayBuffer()).byteLength;
-}
-
-function runCli(args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(REPO, "bin/mirrorlite.js"), ...args], { stdio: "inherit" });
-    child.once("error", reject);
-    child.once("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`mirrorlite ${args[0]} exited with ${code}`)),
-    );
-  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -75,3 +75,21 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/** Runs `mirrorlite <args>` to completion in a child process (output inherited); rejects on a non-zero exit. */
+export function runMirrorlite(args: readonly string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [`${REPO}bin/mirrorlite.js`, ...args], { stdio: "inherit" });
+    child.once("error", reject);
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`mirrorlite ${args[0]} exited with ${code}`)),
+    );
+  });
+}
+
+/** The size in bytes of a 200 response body, for a bare server answering the same amount. */
+export async function bodySize(port: number, path: string): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`);
+  if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+  return (await response.arrayBuffer()).byteLength;
+}

@@ -2,6 +2,7 @@ import type { Config } from "../config.ts";
 import { startIngestService } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
 import { resolveDbLocation } from "../store/db.ts";
+import { ingestWorkerData } from "./ingest-worker-data.ts";
 
 export type IngestOutcome =
   | { ok: true; files: number; transactions: number }
@@ -12,19 +13,7 @@ export type IngestOutcome =
  */
 export async function ingestOnce(config: Config, log: Logger): Promise<IngestOutcome> {
   const location = resolveDbLocation(config.db);
-  const ingest = startIngestService(
-    {
-      recordsDir: config.recordsDir,
-      dbPath: location.path,
-      durable: !location.inMemory,
-      waitSignatures: config.waitSignatures,
-      addressBookPath: config.verifySignatures,
-      logLevel: config.logLevel,
-      pollMs: config.pollMs,
-      follow: false,
-    },
-    log,
-  );
+  const ingest = startIngestService(ingestWorkerData(config, location, false), log);
   try {
     const outcome = await ingest.settled;
     if (outcome !== null) return { ok: true, ...outcome };

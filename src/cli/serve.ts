@@ -6,6 +6,7 @@ import { type IngestService, startIngestService } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
 import { openReader, resolveDbLocation } from "../store/db.ts";
 import { createReadStore } from "../store/read-store.ts";
+import { ingestWorkerData } from "./ingest-worker-data.ts";
 
 export type RunningService = {
   port: number;
@@ -20,19 +21,7 @@ export type RunningService = {
  */
 export async function startService(config: Config, log: Logger): Promise<RunningService> {
   const location = resolveDbLocation(config.db);
-  const ingest = startIngestService(
-    {
-      recordsDir: config.recordsDir,
-      dbPath: location.path,
-      durable: !location.inMemory,
-      waitSignatures: config.waitSignatures,
-      addressBookPath: config.verifySignatures,
-      logLevel: config.logLevel,
-      pollMs: config.pollMs,
-      follow: true,
-    },
-    log,
-  );
+  const ingest = startIngestService(ingestWorkerData(config, location, true), log);
   try {
     await ingest.dbReady;
   } catch (error) {
