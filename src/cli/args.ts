@@ -7,6 +7,7 @@ export type Command = { name: "serve" | "ingest"; config: Config } | { name: "he
 export const USAGE = `Usage:
   mirrorlite serve  [--records DIR] [--db FILE] [--port N] [--host H] [--log-level L]
                     [--no-wait-signatures] [--verify-signatures ADDRESS_BOOK_FILE] [--list-cache-ms MS]
+                    [--poll-ms MS]
   mirrorlite ingest --records DIR --db FILE [--no-wait-signatures] [--verify-signatures ADDRESS_BOOK_FILE]
 
   serve   ingests DIR and keeps following it while serving the Mirror Node REST API.
