@@ -68,6 +68,51 @@ describe("mirrorlite ingest across record stream versions", () => {
     });
   }
 
+  it("stops at a v5 file with a flipped byte and a truncated v2 file, keeping what came before", () => {
+    for (const [version, damage] of [
+      [
+        "v5",
+        (bytes: Buffer) => {
+          bytes[Math.floor(bytes.length / 2)]! ^= 0x40;
+          return bytes;
+        },
+      ],
+      ["v2", (bytes: Buffer) => bytes.subarray(0, bytes.length - 100)],
+    ] as const) {
+      const { records, db } = workDir();
+      copyRecordFiles(join(REAL_STREAMS, version, "record0.0.3"), records);
+      const second = readdirSync(records)
+        .filter((n) => n.endsWith(".rcd"))
+        .sort()[1]!;
+      writeFileSync(join(records, second), damage(readFileSync(join(records, second))));
+      const result = runCli(["ingest", "--records", records, "--db", db, "--log-level", "silent"]);
+      expect(result.status, version).toBe(1);
+      expect(result.stderr).toContain(second);
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      expect(blocks(db)).toHaveLength(1);
+    }
+  });
+
+  it("refuses v2 and v5 files out of chain order, naming both hashes", () => {
+    for (const version of ["v2", "v5"]) {
+      const { records, db } = workDir();
+      const source = join(REAL_STREAMS, version, "record0.0.3");
+      const [first, second] = readdirSync(source)
+        .filter((n) => n.endsWith(".rcd"))
+        .sort() as [string, string];
+      // The first file renamed so that it sorts after the second: genuine files, broken chain.
+      const late = "2030-01-01T00_00_00.000000000Z.rcd";
+      copyRecordFiles(source, records, (n) => n.startsWith(second.replace(".rcd", "")));
+      copyFileSync(join(source, first), join(records, late));
+      writeFileSync(join(records, `${late}_sig`), "");
+      const result = runCli(["ingest", "--records", records, "--db", db, "--log-level", "silent"]);
+      expect(result.status, version).toBe(1);
+      expect(result.stderr).toContain(late);
+      const secondFile = readRecordFile(second, readFileSync(join(source, second)));
+      expect(result.stderr).toContain(Buffer.from(secondFile.hash).toString("hex"));
+    }
+  });
+
   it("ingests each v5-contracts file on its own, and refuses the second after the first as a chain break", () => {
     const source = join(REAL_STREAMS, "v5-contracts", "record0.0.3");
     const [first, second] = readdirSync(source)
