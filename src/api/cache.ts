@@ -51,9 +51,10 @@ type Entry = {
 };
 
 /**
- * The in-memory cache of list responses. Pages are keyed by the request URL as sent and stored rendered (JSON
- * bytes, ETag and headers), so a hit costs a map lookup and one write. Lookups of single entities do not go
- * through it: they are always read fresh.
+ * An in-memory cache of rendered responses. Pages are keyed by the request URL as sent and stored rendered
+ * (JSON bytes, ETag and headers), so a hit costs a map lookup and one write. The app keeps two: list pages,
+ * which may lag the index by `maxStaleMs`, and token lookups (`maxStaleMs` 0), which are served only while no
+ * newer file has been applied and so are never stale.
  *
  * `Cache-Control` says how long a client may reuse a page: the public mirror node's value for the route, raised
  * to the staleness bound when that is configured higher, so the header never promises fresher data than the
