@@ -3,7 +3,7 @@
  * and parse the query as upstream's query parser does (a parser failure is reported before anything else).
  */
 import { fail, type ParamResult, succeed } from "./errors.ts";
-import type { Order } from "./filters.ts";
+import { type EndpointSpec, type FilterOf, type Order, validateFilters } from "./filters.ts";
 import { type AnchorKey, linkPath, type PagingContext } from "./links.ts";
 import { type ParamOptions, resolveOptions } from "./options.ts";
 import { type ParsedQuery, parseQueryString, splitRequestUrl } from "./query.ts";
@@ -33,4 +33,25 @@ export function pagingFor(
 ): PagingContext {
   const { shard, realm } = request.options;
   return { path: request.path, query: request.query, anchor, order, limit, shard, realm };
+}
+
+/**
+ * The shared start of a route with path parameters: the query parsed, then the path parameters read (upstream
+ * checks them before the query's values, and a bad one fails alone), then the query validated against the
+ * endpoint's spec.
+ */
+export function readPathAndQuery<P, S extends EndpointSpec>(
+  url: string,
+  options: Partial<ParamOptions>,
+  readPath: (options: ParamOptions) => ParamResult<P>,
+  specOf: (options: ParamOptions) => S,
+): ParamResult<{ request: RequestParts; path: P; filters: FilterOf<S>[] }> {
+  const request = readRequest(url, options);
+  if (!request.ok) return request;
+  const opts = request.value.options;
+  const path = readPath(opts);
+  if (!path.ok) return path;
+  const filters = validateFilters(request.value.query, specOf(opts), opts.maxRepeatedQueryParameters);
+  if (!filters.ok) return filters;
+  return succeed({ request: request.value, path: path.value, filters: filters.value });
 }

@@ -5,7 +5,7 @@
  * `limit` and `order` (default desc). Pages on `account.id`.
  */
 import { type ParamResult, succeed } from "./errors.ts";
-import { type Comparison, limitAndOrder, type Order, validateFilters } from "./filters.ts";
+import { type Comparison, limitAndOrder, type Order } from "./filters.ts";
 import type { PagingContext } from "./links.ts";
 import type { ParamOptions } from "./options.ts";
 import {
@@ -17,7 +17,7 @@ import {
   timestampSpec,
 } from "./param-specs.ts";
 import { parseTokenIdPathParam } from "./path-params.ts";
-import { pagingFor, readRequest } from "./request.ts";
+import { pagingFor, readPathAndQuery } from "./request.ts";
 
 /** Accepted query parameters of `GET /api/v1/tokens/{tokenId}/balances`. */
 export function tokenBalancesSpec(options: ParamOptions) {
@@ -53,18 +53,15 @@ export function parseTokenBalancesRequest(
   url: string,
   options: Partial<ParamOptions> = {},
 ): ParamResult<TokenBalancesRequest> {
-  const request = readRequest(url, options);
-  if (!request.ok) return request;
-  const opts = request.value.options;
-  const tokenId = parseTokenIdPathParam(params.tokenId, opts);
-  if (!tokenId.ok) return tokenId;
-  const validated = validateFilters(
-    request.value.query,
-    tokenBalancesSpec(opts),
-    opts.maxRepeatedQueryParameters,
+  const read = readPathAndQuery(
+    url,
+    options,
+    (opts) => parseTokenIdPathParam(params.tokenId, opts),
+    tokenBalancesSpec,
   );
-  if (!validated.ok) return validated;
-  const filters = validated.value;
+  if (!read.ok) return read;
+  const { request, path: tokenId, filters } = read.value;
+  const opts = request.options;
 
   const accountIds: Comparison<bigint | null>[] = [];
   const balances: Comparison<bigint>[] = [];
@@ -87,9 +84,9 @@ export function parseTokenBalancesRequest(
     }
   }
   const { limit, order } = limitAndOrder(filters, opts.defaultLimit, "desc");
-  const paging = pagingFor(request.value, "account.id", order, limit);
+  const paging = pagingFor(request, "account.id", order, limit);
   return succeed({
-    tokenId: tokenId.value,
+    tokenId,
     accountIds,
     balances,
     publicKey,

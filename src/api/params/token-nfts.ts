@@ -8,18 +8,12 @@
  *   `tokenid`, `serialnumber`, then `timestamp`, `limit`, `order` (default desc). Pages on `timestamp`.
  */
 import { fail, type ParamResult, succeed } from "./errors.ts";
-import {
-  type Comparison,
-  limitAndOrder,
-  type Order,
-  rejectAllParameters,
-  validateFilters,
-} from "./filters.ts";
+import { type Comparison, limitAndOrder, type Order, rejectAllParameters } from "./filters.ts";
 import type { PagingContext } from "./links.ts";
 import type { ParamOptions } from "./options.ts";
 import { accountIdSpec, limitSpec, orderSpec, serialNumberSpec, timestampSpec } from "./param-specs.ts";
 import { parseSerialNumberPathParam, parseTokenIdPathParam } from "./path-params.ts";
-import { pagingFor, readRequest } from "./request.ts";
+import { pagingFor, readPathAndQuery, readRequest } from "./request.ts";
 
 /** Accepted query parameters of `GET /api/v1/tokens/{tokenId}/nfts`. */
 export function tokenNftsSpec(options: ParamOptions) {
@@ -72,18 +66,14 @@ export function parseTokenNftsRequest(
   url: string,
   options: Partial<ParamOptions> = {},
 ): ParamResult<TokenNftsRequest> {
-  const request = readRequest(url, options);
-  if (!request.ok) return request;
-  const opts = request.value.options;
-  const tokenId = parseTokenIdPathParam(params.tokenId, opts);
-  if (!tokenId.ok) return tokenId;
-  const validated = validateFilters(
-    request.value.query,
-    tokenNftsSpec(opts),
-    opts.maxRepeatedQueryParameters,
+  const read = readPathAndQuery(
+    url,
+    options,
+    (opts) => parseTokenIdPathParam(params.tokenId, opts),
+    tokenNftsSpec,
   );
-  if (!validated.ok) return validated;
-  const filters = validated.value;
+  if (!read.ok) return read;
+  const { request, path: tokenId, filters } = read.value;
 
   const accountIds: Comparison<bigint | null>[] = [];
   const serialNumbers: Comparison<bigint>[] = [];
@@ -91,9 +81,9 @@ export function parseTokenNftsRequest(
     if (filter.key === "account.id") accountIds.push({ op: filter.op, value: filter.value });
     else if (filter.key === "serialnumber") serialNumbers.push({ op: filter.op, value: filter.value });
   }
-  const { limit, order } = limitAndOrder(filters, opts.defaultLimit, "desc");
-  const paging = pagingFor(request.value, "serialnumber", order, limit);
-  return succeed({ tokenId: tokenId.value, accountIds, serialNumbers, limit, order, paging });
+  const { limit, order } = limitAndOrder(filters, request.options.defaultLimit, "desc");
+  const paging = pagingFor(request, "serialnumber", order, limit);
+  return succeed({ tokenId, accountIds, serialNumbers, limit, order, paging });
 }
 
 /** Parses `GET /api/v1/tokens/{tokenId}/nfts/{serialNumber}`; `url` is `req.originalUrl`. */
@@ -106,7 +96,15 @@ export function parseTokenNftRequest(
   if (!request.ok) return request;
   const unknown = rejectAllParameters(request.value.query);
   if (unknown.length > 0) return fail(unknown);
-  const tokenId = parseTokenIdPathParam(params.tokenId, request.value.options);
+  return readNftPath(params, request.value.options);
+}
+
+/** The token, then the serial number: each failing alone, in that order. */
+function readNftPath(
+  params: { readonly tokenId: string; readonly serialNumber: string },
+  options: ParamOptions,
+): ParamResult<{ tokenId: bigint; serialNumber: bigint }> {
+  const tokenId = parseTokenIdPathParam(params.tokenId, options);
   if (!tokenId.ok) return tokenId;
   const serialNumber = parseSerialNumberPathParam(params.serialNumber);
   if (!serialNumber.ok) return serialNumber;
@@ -119,30 +117,18 @@ export function parseNftTransactionsRequest(
   url: string,
   options: Partial<ParamOptions> = {},
 ): ParamResult<NftTransactionsRequest> {
-  const request = readRequest(url, options);
-  if (!request.ok) return request;
-  const opts = request.value.options;
-  const tokenId = parseTokenIdPathParam(params.tokenId, opts);
-  if (!tokenId.ok) return tokenId;
-  const serialNumber = parseSerialNumberPathParam(params.serialNumber);
-  if (!serialNumber.ok) return serialNumber;
-  const validated = validateFilters(
-    request.value.query,
-    nftTransactionsSpec(opts),
-    opts.maxRepeatedQueryParameters,
-  );
-  if (!validated.ok) return validated;
-  const filters = validated.value;
+  const read = readPathAndQuery(url, options, (opts) => readNftPath(params, opts), nftTransactionsSpec);
+  if (!read.ok) return read;
+  const { request, path, filters } = read.value;
 
   const timestamps: Comparison<bigint>[] = [];
   for (const filter of filters) {
     if (filter.key === "timestamp") timestamps.push({ op: filter.op, value: filter.value });
   }
-  const { limit, order } = limitAndOrder(filters, opts.defaultLimit, "desc");
-  const paging = pagingFor(request.value, "timestamp", order, limit);
+  const { limit, order } = limitAndOrder(filters, request.options.defaultLimit, "desc");
+  const paging = pagingFor(request, "timestamp", order, limit);
   return succeed({
-    tokenId: tokenId.value,
-    serialNumber: serialNumber.value,
+    ...path,
     timestamps,
     limit,
     order,

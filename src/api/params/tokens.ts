@@ -30,7 +30,7 @@ import {
 } from "./param-specs.ts";
 import { parseTokenIdPathParam } from "./path-params.ts";
 import { type QueryEntry, valueText } from "./query.ts";
-import { pagingFor, readRequest } from "./request.ts";
+import { pagingFor, readPathAndQuery, readRequest } from "./request.ts";
 
 /** Accepted query parameters of `GET /api/v1/tokens`. */
 export function tokensSpec(options: ParamOptions) {
@@ -153,15 +153,15 @@ export function parseTokenInfoRequest(
   url: string,
   options: Partial<ParamOptions> = {},
 ): ParamResult<TokenInfoRequest> {
-  const request = readRequest(url, options);
-  if (!request.ok) return request;
-  const opts = request.value.options;
-  const tokenId = parseTokenIdPathParam(params.tokenId, opts);
-  if (!tokenId.ok) return tokenId;
-  const validated = validateFilters(request.value.query, tokenInfoSpec, opts.maxRepeatedQueryParameters);
-  if (!validated.ok) return validated;
-  const last = validated.value.at(-1);
+  const read = readPathAndQuery(
+    url,
+    options,
+    (opts) => parseTokenIdPathParam(params.tokenId, opts),
+    () => tokenInfoSpec,
+  );
+  if (!read.ok) return read;
+  const last = read.value.filters.at(-1);
   const timestamp =
     last === undefined ? null : ({ op: last.op === "lt" ? "lt" : "lte", value: last.value } as const);
-  return succeed({ tokenId: tokenId.value, timestamp });
+  return succeed({ tokenId: read.value.path, timestamp });
 }
