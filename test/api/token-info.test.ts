@@ -1,13 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type ExpectedLedger,
-  expectedLedger,
-  fixtureStream,
-  shiftTimestamp,
-  stepTime,
-} from "../helpers/fixtures.ts";
+import { describe, expect, it } from "vitest";
+import { shiftTimestamp, stepTime, useScenario } from "../helpers/fixtures.ts";
 import { validateResponse } from "../helpers/openapi.ts";
-import { copyStream, startTestService, type TestService } from "../helpers/service.ts";
 
 type TokenInfoBody = Record<string, unknown> & {
   custom_fees: {
@@ -18,25 +11,10 @@ type TokenInfoBody = Record<string, unknown> & {
   };
 };
 
-let service: TestService;
-let ledger: ExpectedLedger;
-let remove: () => void;
-
-beforeAll(async () => {
-  const stream = copyStream(fixtureStream("tokens"));
-  remove = stream.remove;
-  ledger = expectedLedger("tokens");
-  service = await startTestService({ recordsDir: stream.dir });
-  await service.ingest.settled;
-  expect(service.ingest.status().state).toBe("ready");
-});
-afterAll(async () => {
-  await service?.stop();
-  remove?.();
-});
+const scenario = useScenario("tokens");
 
 async function tokenInfo(path: string, status = 200): Promise<TokenInfoBody> {
-  const response = await service.get(path);
+  const response = await scenario.service.get(path);
   expect(response.status, response.text).toBe(status);
   validateResponse({ path, status, body: response.body });
   return response.body as TokenInfoBody;
@@ -44,7 +22,7 @@ async function tokenInfo(path: string, status = 200): Promise<TokenInfoBody> {
 
 describe("GET /api/v1/tokens/{tokenId} on the tokens scenario", () => {
   it("shows every token as the scenario left it", async () => {
-    for (const [name, token] of Object.entries(ledger.tokens)) {
+    for (const [name, token] of Object.entries(scenario.ledger.tokens)) {
       const body = await tokenInfo(`/api/v1/tokens/${token.id}`);
       expect(body.token_id, name).toBe(token.id);
       expect(body.name).toBe(token.name);
@@ -70,15 +48,15 @@ describe("GET /api/v1/tokens/{tokenId} on the tokens scenario", () => {
   });
 
   it("prints int64 values exactly: the expiry as an integer of nanoseconds", async () => {
-    const gold = ledger.tokens.GOLD!;
-    const response = await service.get(`/api/v1/tokens/${gold.id}`);
+    const gold = scenario.ledger.tokens.GOLD!;
+    const response = await scenario.service.get(`/api/v1/tokens/${gold.id}`);
     expect(response.text).toContain(`"expiry_timestamp":${gold.expirySeconds}000000000`);
     expect(response.headers.get("cache-control")).toBe("public, max-age=5");
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
   });
 
   it("accepts every spelling of the id", async () => {
-    const gold = ledger.tokens.GOLD!;
+    const gold = scenario.ledger.tokens.GOLD!;
     const num = BigInt(gold.id.split(".")[2]!);
     const hex = num.toString(16).padStart(40, "0");
     const expected = await tokenInfo(`/api/v1/tokens/${gold.id}`);
@@ -88,15 +66,15 @@ describe("GET /api/v1/tokens/{tokenId} on the tokens scenario", () => {
   });
 
   it("shows keys by type: ED25519, ECDSA, key lists and threshold keys as protobuf, the empty key list as null", async () => {
-    const gold = await tokenInfo(`/api/v1/tokens/${ledger.tokens.GOLD!.id}`);
-    const keys = ledger.tokens.GOLD!.keys;
+    const gold = await tokenInfo(`/api/v1/tokens/${scenario.ledger.tokens.GOLD!.id}`);
+    const keys = scenario.ledger.tokens.GOLD!.keys;
     expect(gold.kyc_key).toEqual({ _type: "ECDSA_SECP256K1", key: keys.kyc!.slice(4) });
     expect(gold.fee_schedule_key).toEqual({ _type: "ED25519", key: keys.feeSchedule!.slice(4) });
     expect(gold.freeze_key).toEqual({ _type: "ProtobufEncoded", key: keys.freeze });
     expect(gold.admin_key).toEqual({ _type: "ProtobufEncoded", key: keys.admin });
     // The wipe key was replaced by an empty key list: the mirror node shows that as null.
     expect(gold.wipe_key).toBeNull();
-    const immutable = await tokenInfo(`/api/v1/tokens/${ledger.tokens.IMMUTABLE!.id}`);
+    const immutable = await tokenInfo(`/api/v1/tokens/${scenario.ledger.tokens.IMMUTABLE!.id}`);
     for (const key of [
       "admin_key",
       "kyc_key",
@@ -112,8 +90,8 @@ describe("GET /api/v1/tokens/{tokenId} on the tokens scenario", () => {
   });
 
   it("reads the token as it was at an instant: eq and lte include the change, lt does not", async () => {
-    const gold = ledger.tokens.GOLD!;
-    const rename = stepTime(ledger, "gold-rename");
+    const gold = scenario.ledger.tokens.GOLD!;
+    const rename = stepTime(scenario.ledger, "gold-rename");
     const before = await tokenInfo(`/api/v1/tokens/${gold.id}?timestamp=lt:${rename}`);
     expect(before.name).toBe("Gold");
     expect(before.symbol).toBe("GLD");
@@ -128,9 +106,9 @@ describe("GET /api/v1/tokens/{tokenId} on the tokens scenario", () => {
   });
 
   it("keeps total supply exact at each instant, without moving modified_timestamp", async () => {
-    const gold = ledger.tokens.GOLD!;
-    const mint = stepTime(ledger, "gold-mint");
-    const burn = stepTime(ledger, "gold-burn");
+    const gold = scenario.ledger.tokens.GOLD!;
+    const mint = stepTime(scenario.ledger, "gold-mint");
+    const burn = stepTime(scenario.ledger, "gold-burn");
     const beforeMint = await tokenInfo(`/api/v1/tokens/${gold.id}?timestamp=lt:${mint}`);
     const atMint = await tokenInfo(`/api/v1/tokens/${gold.id}?timestamp=${mint}`);
     const atBurn = await tokenInfo(`/api/v1/tokens/${gold.id}?timestamp=${burn}`);
@@ -139,13 +117,13 @@ describe("GET /api/v1/tokens/{tokenId} on the tokens scenario", () => {
     );
     expect(BigInt(atMint.total_supply as string) - BigInt(atBurn.total_supply as string)).toBe(1_000_000n);
     expect(atBurn.modified_timestamp).toBe(atMint.modified_timestamp);
-    expect(atMint.modified_timestamp).toBe(stepTime(ledger, "gold-unpause"));
+    expect(atMint.modified_timestamp).toBe(stepTime(scenario.ledger, "gold-unpause"));
   });
 
   it("shows pause status over time", async () => {
-    const gold = ledger.tokens.GOLD!;
-    const pause = stepTime(ledger, "gold-pause");
-    const unpause = stepTime(ledger, "gold-unpause");
+    const gold = scenario.ledger.tokens.GOLD!;
+    const pause = stepTime(scenario.ledger, "gold-pause");
+    const unpause = stepTime(scenario.ledger, "gold-unpause");
     expect((await tokenInfo(`/api/v1/tokens/${gold.id}?timestamp=lt:${pause}`)).pause_status).toBe(
       "UNPAUSED",
     );
@@ -154,8 +132,8 @@ describe("GET /api/v1/tokens/{tokenId} on the tokens scenario", () => {
   });
 
   it("chooses the fee schedule valid at the instant, with its own created_timestamp", async () => {
-    const gold = ledger.tokens.GOLD!;
-    const update = stepTime(ledger, "gold-fee-schedule-update");
+    const gold = scenario.ledger.tokens.GOLD!;
+    const update = stepTime(scenario.ledger, "gold-fee-schedule-update");
     const before = await tokenInfo(`/api/v1/tokens/${gold.id}?timestamp=lt:${update}`);
     expect(before.custom_fees.created_timestamp).toBe(gold.createdTimestamp);
     expect(before.custom_fees.fixed_fees).toEqual([
@@ -169,7 +147,7 @@ describe("GET /api/v1/tokens/{tokenId} on the tokens scenario", () => {
         all_collectors_are_exempt: false,
         amount: 100,
         collector_account_id: "0.0.1003",
-        denominating_token_id: ledger.tokens.COPPER!.id,
+        denominating_token_id: scenario.ledger.tokens.COPPER!.id,
       },
     ]);
     expect(before.custom_fees.fractional_fees).toEqual([
@@ -202,8 +180,8 @@ describe("GET /api/v1/tokens/{tokenId} on the tokens scenario", () => {
   });
 
   it("shows royalty fees (with and without fallback) for non-fungible tokens, never fractional fees", async () => {
-    const art = ledger.tokens.ART!;
-    const noFallback = stepTime(ledger, "art-royalty-without-fallback");
+    const art = scenario.ledger.tokens.ART!;
+    const noFallback = stepTime(scenario.ledger, "art-royalty-without-fallback");
     const before = await tokenInfo(`/api/v1/tokens/${art.id}?timestamp=lt:${noFallback}`);
     expect(before.custom_fees.fractional_fees).toBeUndefined();
     const royalties = before.custom_fees.royalty_fees as Array<{ fallback_fee: unknown }>;
@@ -214,18 +192,18 @@ describe("GET /api/v1/tokens/{tokenId} on the tokens scenario", () => {
   });
 
   it("marks a deleted token as deleted from the deletion on", async () => {
-    const silver = ledger.tokens.SILVER!;
-    const deletion = stepTime(ledger, "silver-delete");
+    const silver = scenario.ledger.tokens.SILVER!;
+    const deletion = stepTime(scenario.ledger, "silver-delete");
     expect((await tokenInfo(`/api/v1/tokens/${silver.id}?timestamp=lt:${deletion}`)).deleted).toBe(false);
     expect((await tokenInfo(`/api/v1/tokens/${silver.id}?timestamp=${deletion}`)).deleted).toBe(true);
   });
 
   it("answers 404 before the token existed, and for unknown tokens", async () => {
-    const gold = ledger.tokens.GOLD!;
+    const gold = scenario.ledger.tokens.GOLD!;
     const created = gold.createdTimestamp;
     await tokenInfo(`/api/v1/tokens/${gold.id}?timestamp=lt:${created}`, 404);
     expect((await tokenInfo(`/api/v1/tokens/${gold.id}?timestamp=${created}`)).name).toBe("Gold");
-    const missing = await service.get("/api/v1/tokens/0.0.999999");
+    const missing = await scenario.service.get("/api/v1/tokens/0.0.999999");
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ _status: { messages: [{ message: "Not found" }] } });
     expect(missing.headers.get("cache-control")).toBeNull();
@@ -238,12 +216,12 @@ describe("GET /api/v1/tokens/{tokenId} on the tokens scenario", () => {
       "0.0.0x000000000000000000000000000000000000046F",
       "06bd279138d5918402fc8ad500526cb2ee0eb985",
     ]) {
-      const response = await service.get(`/api/v1/tokens/${id}?foo=1`);
+      const response = await scenario.service.get(`/api/v1/tokens/${id}?foo=1`);
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ _status: { messages: [{ message: "Invalid parameter: tokenid" }] } });
     }
-    const gold = ledger.tokens.GOLD!;
-    const response = await service.get(
+    const gold = scenario.ledger.tokens.GOLD!;
+    const response = await scenario.service.get(
       `/api/v1/tokens/${gold.id}?timestamp=-1&account.id=1001&timestamp=gt:1&timestamp=gte:1&timestamp=ne:1&balance=5`,
     );
     expect(response.status).toBe(400);
@@ -260,7 +238,7 @@ describe("GET /api/v1/tokens/{tokenId} on the tokens scenario", () => {
         ],
       },
     });
-    const empty = await service.get(`/api/v1/tokens/${gold.id}?timestamp=`);
+    const empty = await scenario.service.get(`/api/v1/tokens/${gold.id}?timestamp=`);
     expect(empty.body).toEqual({ _status: { messages: [{ message: "Invalid parameter: timestamp" }] } });
   });
 });

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ExpectedLedger, expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
+import { describe, expect, it } from "vitest";
+import { useScenario } from "../helpers/fixtures.ts";
 import { validateResponse } from "../helpers/openapi.ts";
-import { copyStream, startTestService, type TestService } from "../helpers/service.ts";
 
 type TokenItem = {
   admin_key: { _type: string; key: string } | null;
@@ -15,25 +14,10 @@ type TokenItem = {
 type TokensBody = { tokens: TokenItem[]; links: { next: string | null } };
 
 const SCENARIO = "tokens-group-nfts";
-let service: TestService;
-let ledger: ExpectedLedger;
-let remove: () => void;
-
-beforeAll(async () => {
-  const stream = copyStream(fixtureStream(SCENARIO));
-  remove = stream.remove;
-  ledger = expectedLedger(SCENARIO);
-  service = await startTestService({ recordsDir: stream.dir });
-  await service.ingest.settled;
-  expect(service.ingest.status().state).toBe("ready");
-});
-afterAll(async () => {
-  await service?.stop();
-  remove?.();
-});
+const scenario = useScenario(SCENARIO);
 
 async function get<T>(path: string, status = 200): Promise<T> {
-  const response = await service.get(path);
+  const response = await scenario.service.get(path);
   expect(response.status, `${path}: ${response.text}`).toBe(status);
   validateResponse({ path, status, body: response.body });
   if (status === 200) {
@@ -62,15 +46,15 @@ async function allPages(path: string): Promise<{ ids: string[]; pages: number }>
   return { ids, pages };
 }
 
-const tokens = () => Object.values(ledger.tokens).sort((a, b) => num(a.id) - num(b.id));
+const tokens = () => Object.values(scenario.ledger.tokens).sort((a, b) => num(a.id) - num(b.id));
 const num = (id: string) => Number(id.split(".")[2]);
-const account = (name: string) => ledger.accounts[name]!.id;
+const account = (name: string) => scenario.ledger.accounts[name]!.id;
 /** The raw public key inside a one-key protobuf `Key` hex (ED25519 `1220…`, ECDSA `3a21…`). */
 const rawKey = (protobufHex: string) => protobufHex.slice(4);
 
 describe("GET /api/v1/tokens", () => {
   it("lists every token in ascending id order, deleted ones included, in the mirror node's shape", async () => {
-    const response = await service.get("/api/v1/tokens");
+    const response = await scenario.service.get("/api/v1/tokens");
     expect(response.headers.get("cache-control")).toBe("public, max-age=10");
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     const body = await get<TokensBody>("/api/v1/tokens");
@@ -99,10 +83,10 @@ describe("GET /api/v1/tokens", () => {
         expect(item.admin_key?._type).toBe(admin.startsWith("3a21") ? "ECDSA_SECP256K1" : "ED25519");
       }
     }
-    expect(ledger.tokens.GEMS!.deleted).toBe(true);
-    expect(body.tokens.some((t) => t.token_id === ledger.tokens.GEMS!.id)).toBe(true);
+    expect(scenario.ledger.tokens.GEMS!.deleted).toBe(true);
+    expect(body.tokens.some((t) => t.token_id === scenario.ledger.tokens.GEMS!.id)).toBe(true);
     // decimals is a JSON number here (a string in token info).
-    expect(response.text).toContain(`"decimals":${ledger.tokens.DROP!.decimals}}`);
+    expect(response.text).toContain(`"decimals":${scenario.ledger.tokens.DROP!.decimals}}`);
   });
 
   it("pages with token.id=gt:<last> until a short page, and in descending order with lt:", async () => {
@@ -133,7 +117,7 @@ describe("GET /api/v1/tokens", () => {
   });
 
   it("reads token.id in every spelling, and equalities as one IN list", async () => {
-    const drop = ledger.tokens.DROP!.id;
+    const drop = scenario.ledger.tokens.DROP!.id;
     const hex = num(drop).toString(16).padStart(40, "0");
     for (const spelling of [
       drop,
@@ -150,7 +134,7 @@ describe("GET /api/v1/tokens", () => {
         spelling,
       ).toEqual([drop]);
     }
-    const { MIST, GEMS, SHELLS } = ledger.tokens;
+    const { MIST, GEMS, SHELLS } = scenario.ledger.tokens;
     const either = await get<TokensBody>(`/api/v1/tokens?token.id=${GEMS!.id}&token.id=${MIST!.id}`);
     expect(either.tokens.map((t) => t.token_id)).toEqual([MIST!.id, GEMS!.id]);
     const both = await get<TokensBody>(
@@ -181,16 +165,16 @@ describe("GET /api/v1/tokens", () => {
     // h02 left the deleted GEMS collection: it is still associated with DROP only.
     expect(
       (await get<TokensBody>(`/api/v1/tokens?account.id=${account("h02")}`)).tokens.map((t) => t.token_id),
-    ).toEqual([ledger.tokens.DROP!.id]);
+    ).toEqual([scenario.ledger.tokens.DROP!.id]);
     expect((await get<TokensBody>("/api/v1/tokens?account.id=0.0.999999")).tokens).toEqual([]);
     const evm = await get<TokensBody>("/api/v1/tokens?account.id=06bd279138d5918402fc8ad500526cb2ee0eb985");
     expect(evm.tokens).toEqual([]);
   });
 
   it("filters by the admin key's public key in its accepted forms", async () => {
-    const ownerKey = rawKey(ledger.tokens.DROP!.keys.admin!);
+    const ownerKey = rawKey(scenario.ledger.tokens.DROP!.keys.admin!);
     const ownerTokens = tokens()
-      .filter((t) => t.keys.admin === ledger.tokens.DROP!.keys.admin)
+      .filter((t) => t.keys.admin === scenario.ledger.tokens.DROP!.keys.admin)
       .map((t) => t.id);
     expect(ownerTokens.length).toBeGreaterThan(1);
     for (const spelling of [
@@ -205,14 +189,14 @@ describe("GET /api/v1/tokens", () => {
         spelling,
       ).toEqual(ownerTokens);
     }
-    const ecdsa = rawKey(ledger.tokens.MIST!.keys.admin!);
+    const ecdsa = rawKey(scenario.ledger.tokens.MIST!.keys.admin!);
     const mist = await get<TokensBody>(`/api/v1/tokens?publickey=${ecdsa}`);
-    expect(mist.tokens.map((t) => t.token_id)).toEqual([ledger.tokens.MIST!.id]);
+    expect(mist.tokens.map((t) => t.token_id)).toEqual([scenario.ledger.tokens.MIST!.id]);
     expect(mist.tokens[0]!.admin_key).toEqual({ _type: "ECDSA_SECP256K1", key: ecdsa });
     const combined = await get<TokensBody>(
       `/api/v1/tokens?publickey=${ownerKey}&account.id=${account("h01")}&type=NON_FUNGIBLE_UNIQUE`,
     );
-    expect(combined.tokens.map((t) => t.token_id)).toEqual([ledger.tokens.GEMS!.id]);
+    expect(combined.tokens.map((t) => t.token_id)).toEqual([scenario.ledger.tokens.GEMS!.id]);
   });
 
   it("filters by type, case-insensitively; ALL means every type", async () => {
@@ -238,7 +222,7 @@ describe("GET /api/v1/tokens", () => {
 
   it("matches name as a case-insensitive substring (Unicode, % and _ wildcards), never linking onward", async () => {
     const ids = (body: TokensBody) => body.tokens.map((t) => t.token_id);
-    const { MIST, BEANS, DROP } = ledger.tokens;
+    const { MIST, BEANS, DROP } = scenario.ledger.tokens;
     expect(ids(await get<TokensBody>("/api/v1/tokens?name=mist"))).toEqual([MIST!.id]);
     expect(ids(await get<TokensBody>("/api/v1/tokens?name=eq:MORNING"))).toEqual([MIST!.id]);
     expect(ids(await get<TokensBody>(`/api/v1/tokens?name=${encodeURIComponent("çafé ℏ")}`))).toEqual([

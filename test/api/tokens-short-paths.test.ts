@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ExpectedLedger, expectedLedger, fixtureStream, stepTime } from "../helpers/fixtures.ts";
+import { describe, expect, it } from "vitest";
+import { stepTime, useScenario } from "../helpers/fixtures.ts";
 import { validateResponse } from "../helpers/openapi.ts";
-import { copyStream, startTestService, type TestService } from "../helpers/service.ts";
 
 type Balance = { account: string; balance: number; decimals: number | null };
 type BalancesBody = { timestamp: string | null; balances: Balance[]; links: { next: string | null } };
@@ -9,25 +8,10 @@ type Nft = { token_id: string; serial_number: number; account_id: string | null 
 type NftsBody = { nfts: Nft[]; links: { next: string | null } };
 
 const SCENARIO = "tokens-group-nfts";
-let service: TestService;
-let ledger: ExpectedLedger;
-let remove: () => void;
-
-beforeAll(async () => {
-  const stream = copyStream(fixtureStream(SCENARIO));
-  remove = stream.remove;
-  ledger = expectedLedger(SCENARIO);
-  service = await startTestService({ recordsDir: stream.dir });
-  await service.ingest.settled;
-  expect(service.ingest.status().state).toBe("ready");
-});
-afterAll(async () => {
-  await service?.stop();
-  remove?.();
-});
+const scenario = useScenario(SCENARIO);
 
 async function get<T>(path: string, status = 200): Promise<T> {
-  const response = await service.get(path);
+  const response = await scenario.service.get(path);
   expect(response.status, `${path}: ${response.text}`).toBe(status);
   validateResponse({ path, status, body: response.body });
   const links = (response.body as { links?: { next: string | null } }).links;
@@ -61,8 +45,8 @@ async function follow<T>(
 
 const num = (id: string) => BigInt(id.split(".")[2]!);
 const cmp = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
-const tokens = () => Object.values(ledger.tokens);
-const account = (name: string) => ledger.accounts[name]!.id;
+const tokens = () => Object.values(scenario.ledger.tokens);
+const account = (name: string) => scenario.ledger.accounts[name]!.id;
 
 /** Every (token, account, balance) of the scenario, ordered by token then account. */
 function allBalances(order: "asc" | "desc"): { token: string; account: string; balance: string }[] {
@@ -75,7 +59,7 @@ function allBalances(order: "asc" | "desc"): { token: string; account: string; b
 
 describe("the token as token.id: one token", () => {
   it("answers /tokens/balances?token.id= as /tokens/{id}/balances, with token.id kept in the links", async () => {
-    const drop = ledger.tokens.DROP!.id;
+    const drop = scenario.ledger.tokens.DROP!.id;
     const hex = `0x${num(drop).toString(16).padStart(40, "0")}`;
     const long = await get<BalancesBody>(`/api/v1/tokens/${drop}/balances?limit=4`);
     for (const spelling of [drop, `eq:${drop}`, hex, String(num(drop))]) {
@@ -93,14 +77,14 @@ describe("the token as token.id: one token", () => {
     expect(paged.all).toEqual(
       (await get<BalancesBody>(`/api/v1/tokens/${drop}/balances?limit=100`)).balances,
     );
-    const wave = stepTime(ledger, "drop-wave-1");
+    const wave = stepTime(scenario.ledger, "drop-wave-1");
     expect(await get<BalancesBody>(`/api/v1/tokens/balances?token.id=${drop}&timestamp=${wave}`)).toEqual(
       await get<BalancesBody>(`/api/v1/tokens/${drop}/balances?timestamp=${wave}`),
     );
   });
 
   it("answers /tokens/nfts?token.id= and the single-NFT short paths as their {tokenId} forms", async () => {
-    const shells = ledger.tokens.SHELLS!.id;
+    const shells = scenario.ledger.tokens.SHELLS!.id;
     const long = await get<NftsBody>(`/api/v1/tokens/${shells}/nfts?limit=5&account.id=${account("h06")}`);
     const short = await get<NftsBody>(
       `/api/v1/tokens/nfts?token.id=${shells}&limit=5&account.id=${account("h06")}`,
@@ -108,7 +92,7 @@ describe("the token as token.id: one token", () => {
     expect(short.nfts).toEqual(long.nfts);
     const page = await get<NftsBody>(`/api/v1/tokens/nfts?token.id=${shells}&limit=5`);
     expect(page.links.next).toBe(`/api/v1/tokens/nfts?token.id=${shells}&limit=5&serialnumber=lt:26`);
-    const gems = ledger.tokens.GEMS!.id;
+    const gems = scenario.ledger.tokens.GEMS!.id;
     expect(await get(`/api/v1/tokens/nfts/2?token.id=${gems}`)).toEqual(
       await get(`/api/v1/tokens/${gems}/nfts/2`),
     );
@@ -122,7 +106,7 @@ describe("the token as token.id: one token", () => {
     expect(history.links.next).toBe(
       `/api/v1/tokens/nfts/2/transactions?token.id=${gems}&limit=2&timestamp=lt:${longHistory.transactions[1]!.consensus_timestamp}`,
     );
-    const response = await service.get(`/api/v1/tokens/nfts/2?token.id=${gems}`);
+    const response = await scenario.service.get(`/api/v1/tokens/nfts/2?token.id=${gems}`);
     expect(response.headers.get("cache-control")).toBe("public, max-age=1");
     await get(`/api/v1/tokens/nfts/99?token.id=${shells}`, 404);
   });
@@ -193,24 +177,26 @@ describe("the short list paths without a token: every token", () => {
       held.map((r) => tokens().find((t) => t.id === r.token)!.decimals),
     );
     const range = await get<BalancesBody>(
-      `/api/v1/tokens/balances?token.id=gt:${ledger.tokens.DROP!.id}&token.id=lt:${ledger.tokens.SHELLS!.id}&account.balance=gt:0`,
+      `/api/v1/tokens/balances?token.id=gt:${scenario.ledger.tokens.DROP!.id}&token.id=lt:${scenario.ledger.tokens.SHELLS!.id}&account.balance=gt:0`,
     );
     expect(range.balances.map((b) => b.account)).toEqual(
       allBalances("desc")
         .filter(
-          (r) => num(r.token) > num(ledger.tokens.DROP!.id) && num(r.token) < num(ledger.tokens.SHELLS!.id),
+          (r) =>
+            num(r.token) > num(scenario.ledger.tokens.DROP!.id) &&
+            num(r.token) < num(scenario.ledger.tokens.SHELLS!.id),
         )
         .filter((r) => BigInt(r.balance) > 0n)
         .map((r) => r.account),
     );
-    const wave = stepTime(ledger, "drop-wave-1");
+    const wave = stepTime(scenario.ledger, "drop-wave-1");
     const then = await get<BalancesBody>(`/api/v1/tokens/balances?timestamp=${wave}&limit=100`);
     expect(then.timestamp).toBe(wave);
     // Only DROP existed then.
     expect(then.balances).toEqual(
       (
         await get<BalancesBody>(
-          `/api/v1/tokens/${ledger.tokens.DROP!.id}/balances?timestamp=${wave}&limit=100`,
+          `/api/v1/tokens/${scenario.ledger.tokens.DROP!.id}/balances?timestamp=${wave}&limit=100`,
         )
       ).balances,
     );
@@ -220,7 +206,7 @@ describe("the short list paths without a token: every token", () => {
     const expected = tokens()
       .filter((t) => t.type === "NON_FUNGIBLE_UNIQUE")
       .flatMap((t) => {
-        const count = t.id === ledger.tokens.GEMS!.id ? 6 : 30;
+        const count = t.id === scenario.ledger.tokens.GEMS!.id ? 6 : 30;
         return Array.from({ length: count }, (_, i) => `${t.id}#${i + 1}`);
       });
     const desc = await follow<NftsBody>("/api/v1/tokens/nfts?limit=8", (b) =>
@@ -228,7 +214,7 @@ describe("the short list paths without a token: every token", () => {
     );
     expect(desc.all).toEqual([...expected].reverse());
     expect(desc.links[0]).toBe(
-      `/api/v1/tokens/nfts?limit=8&token.id=lte:${ledger.tokens.SHELLS!.id}&serialnumber=lt:23`,
+      `/api/v1/tokens/nfts?limit=8&token.id=lte:${scenario.ledger.tokens.SHELLS!.id}&serialnumber=lt:23`,
     );
     const asc = await follow<NftsBody>("/api/v1/tokens/nfts?limit=8&order=asc", (b) =>
       b.nfts.map((n) => `${n.token_id}#${n.serial_number}`),
@@ -237,7 +223,10 @@ describe("the short list paths without a token: every token", () => {
     const owned = await get<NftsBody>(`/api/v1/tokens/nfts?account.id=${account("h06")}&order=asc`);
     expect(owned.nfts.map((n) => n.serial_number)).toEqual([3, 11, 29]);
     const some = await get<NftsBody>("/api/v1/tokens/nfts?serialnumber=2&serialnumber=ne:3");
-    expect(some.nfts.map((n) => n.token_id)).toEqual([ledger.tokens.SHELLS!.id, ledger.tokens.GEMS!.id]);
+    expect(some.nfts.map((n) => n.token_id)).toEqual([
+      scenario.ledger.tokens.SHELLS!.id,
+      scenario.ledger.tokens.GEMS!.id,
+    ]);
   });
 
   it("needs a token.id bound on the same side for a range on the secondary key", async () => {

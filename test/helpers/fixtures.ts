@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FIXTURE_STREAMS } from "./service.ts";
+import { afterAll, beforeAll } from "vitest";
+import { copyStream, FIXTURE_STREAMS, startTestService, type TestService } from "./service.ts";
 
 /** The engine's own account of a fixture scenario (`fixtures/streams/<name>/expected.json`). */
 export type ExpectedLedger = {
@@ -69,4 +70,36 @@ export function shiftTimestamp(timestamp: string, deltaNs: bigint): string {
   const [seconds, nanos] = timestamp.split(".") as [string, string];
   const ns = BigInt(seconds) * 1_000_000_000n + BigInt(nanos) + deltaNs;
   return `${ns / 1_000_000_000n}.${(ns % 1_000_000_000n).toString().padStart(9, "0")}`;
+}
+
+/**
+ * Serves a copy of a fixture scenario's stream for the whole test file: the real service starts before the
+ * file's tests (and must reach readiness) and stops after them.
+ */
+export function useScenario(name: string): {
+  readonly service: TestService;
+  readonly ledger: ExpectedLedger;
+} {
+  let service: TestService | undefined;
+  let remove: (() => void) | undefined;
+  const ledger = expectedLedger(name);
+  beforeAll(async () => {
+    const stream = copyStream(fixtureStream(name));
+    remove = stream.remove;
+    service = await startTestService({ recordsDir: stream.dir });
+    await service.ingest.settled;
+    const status = service.ingest.status();
+    if (status.state !== "ready") throw new Error(`scenario ${name} did not ingest: ${status.reason}`);
+  });
+  afterAll(async () => {
+    await service?.stop();
+    remove?.();
+  });
+  return {
+    get service() {
+      if (service === undefined) throw new Error("the scenario service starts in beforeAll");
+      return service;
+    },
+    ledger,
+  };
 }
