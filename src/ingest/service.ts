@@ -33,7 +33,7 @@ export function startIngestService(data: IngestWorkerData, log: Logger): IngestS
   const worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), {
     workerData: data,
     // Decoding allocates many short-lived objects; a larger young generation keeps scavenges rare.
-    resourceLimits: { maxYoungGenerationSizeMb: 64 },
+    resourceLimits: { maxYoungGenerationSizeMb: 256 },
   });
   const status: IngestStatus = {
     state: "catching-up",
