@@ -45,7 +45,7 @@ export function openWriter(path: string, options: { durable: boolean }): Db {
   db.pragma("journal_mode = WAL");
   db.pragma(options.durable ? "synchronous = NORMAL" : "synchronous = OFF");
   db.pragma("busy_timeout = 5000");
-  db.pragma("cache_size = -65536");
+  db.pragma("cache_size = -524288");
   db.pragma("temp_store = MEMORY");
   // A larger checkpoint threshold than the default keeps checkpoints off the hot path during bulk replays.
   db.pragma("wal_autocheckpoint = 10000");

@@ -28,8 +28,8 @@ export type VersionedTable = {
   reset(): void;
 };
 
-/** How many current rows a table keeps in memory before it flushes and starts over (bounds memory). */
-const CACHE_LIMIT = 500_000;
+/** How many current rows a table keeps before it flushes and starts over: bounds memory and old-generation GC work. */
+const CACHE_LIMIT = 50_000;
 
 type Entry = {
   key: readonly unknown[];
