@@ -17,8 +17,8 @@ import Long from "long";
 import { proto } from "../src/streams/proto.ts";
 import type { HapiVersion, RecordItem } from "../src/streams/types.ts";
 import { writeRecordFileV6 } from "../src/streams/write-record-file.ts";
-import { type LoadResult, load, printComparison } from "./lib/load.ts";
-import { bodySize, freePort, runMirrorlite, startBareServer, startMirrorlite } from "./lib/processes.ts";
+import { type BareComparison, compareWithBare } from "./lib/load.ts";
+import { freePort, runMirrorlite, startMirrorlite } from "./lib/processes.ts";
 
 const NANOS_PER_SECOND = 1_000_000_000n;
 const HASH_BYTES = 48;
@@ -198,20 +198,7 @@ export type BenchOptions = {
   lookupHashes?: number;
 };
 
-/** One endpoint measured next to the bare server in the same run. */
-export type BenchResult = {
-  name: string;
-  subject: LoadResult;
-  bare: LoadResult;
-  /** Size of the endpoint's response body, which the bare server answers too. */
-  bodyBytes: number;
-  /** subject / bare requests per second. */
-  ratio: number;
-  /** The ratio the endpoint must reach; null for an informational measurement. */
-  target: number | null;
-};
-
-const WARM_UP_SECONDS = 2;
+export type BenchResult = BareComparison;
 
 /** Builds, ingests and serves a stream of `blocks` blocks and measures the list and the lookup by hash. */
 export async function benchBlocks(options: BenchOptions = {}): Promise<BenchResult[]> {
@@ -262,25 +249,7 @@ export async function benchBlocks(options: BenchOptions = {}): Promise<BenchResu
       }
       const results: BenchResult[] = [];
       for (const { name, paths, target } of cases) {
-        const bodyBytes = await bodySize(server.port, paths[0]!);
-        const bare = await startBareServer(bodyBytes);
-        try {
-          await load("warm-up", server.port, paths, WARM_UP_SECONDS, connections);
-          const subject = await load(name, server.port, paths, seconds, connections);
-          await load("warm-up", bare.port, ["/"], WARM_UP_SECONDS, connections);
-          const bareResult = await load(
-            `bare node:http, ${bodyBytes} B body`,
-            bare.port,
-            ["/"],
-            seconds,
-            connections,
-          );
-          printComparison(subject, bareResult);
-          const ratio = subject.requestsPerSecond / bareResult.requestsPerSecond;
-          results.push({ name, subject, bare: bareResult, bodyBytes, ratio, target });
-        } finally {
-          await bare.stop();
-        }
+        results.push(await compareWithBare({ port: server.port, name, paths, target, seconds, connections }));
       }
       return results;
     } finally {

@@ -18,19 +18,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { generateBulkStream } from "../src/streams/scenario/bulk.ts";
-import { type LoadResult, load, printComparison } from "./lib/load.ts";
-import { freePort, REPO, startBareServer, startMirrorlite } from "./lib/processes.ts";
+import { type BareComparison, compareWithBare } from "./lib/load.ts";
+import { freePort, REPO, startMirrorlite } from "./lib/processes.ts";
 
 export type IngestFigures = { transactions: number; files: number; seconds: number; applySeconds: number };
 
-export type LookupResult = {
-  name: string;
-  subject: LoadResult;
-  bare: LoadResult;
-  ratio: number;
-  /** The ratio the issue asks for; null for figures given for information. */
-  target: number | null;
-};
+export type LookupResult = BareComparison;
 
 /** Runs `mirrorlite ingest` and adds up what its per-file log lines report. */
 function timedIngest(recordsDir: string, dbFile: string): Promise<IngestFigures> {
@@ -125,36 +118,20 @@ export async function benchIngestAndLookup(
     const server = await startMirrorlite(recordsDir, dbFile, await freePort());
     const results: LookupResult[] = [];
     try {
-      const sample = await (await fetch(`http://127.0.0.1:${server.port}/api/v1/tokens/${ids[0]}`)).text();
-      const bare = await startBareServer(Buffer.byteLength(sample));
-      try {
-        for (const [name, paths, target] of [
-          ["GET /api/v1/tokens/{id} (1000 ids)", ids.map((id) => `/api/v1/tokens/${id}`), 0.5],
-          [
-            "GET /api/v1/tokens/{id}?timestamp=lte:T (1000 ids)",
-            olderIds.map((id) => `/api/v1/tokens/${id}?timestamp=lte:${middle}`),
-            0.5,
-          ],
-          [
-            `GET /api/v1/tokens/{id} (${manyIds.length} ids, uncached)`,
-            manyIds.map((id) => `/api/v1/tokens/${id}`),
-            null,
-          ],
-        ] as const) {
-          await load("warm-up", server.port, paths, 2);
-          const subject = await load(name, server.port, paths, seconds);
-          const yardstick = await load("bare node:http", bare.port, ["/"], seconds);
-          printComparison(subject, yardstick);
-          results.push({
-            name,
-            subject,
-            bare: yardstick,
-            ratio: subject.requestsPerSecond / yardstick.requestsPerSecond,
-            target,
-          });
-        }
-      } finally {
-        await bare.stop();
+      for (const [name, paths, target] of [
+        ["GET /api/v1/tokens/{id} (1000 ids)", ids.map((id) => `/api/v1/tokens/${id}`), 0.5],
+        [
+          "GET /api/v1/tokens/{id}?timestamp=lte:T (1000 ids)",
+          olderIds.map((id) => `/api/v1/tokens/${id}?timestamp=lte:${middle}`),
+          0.5,
+        ],
+        [
+          `GET /api/v1/tokens/{id} (${manyIds.length} ids, uncached)`,
+          manyIds.map((id) => `/api/v1/tokens/${id}`),
+          null,
+        ],
+      ] as const) {
+        results.push(await compareWithBare({ port: server.port, name, paths, target, seconds }));
       }
     } finally {
       await server.stop();

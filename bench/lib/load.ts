@@ -1,4 +1,5 @@
 import autocannon from "autocannon";
+import { bodySize, startBareServer } from "./processes.ts";
 
 export type LoadResult = {
   label: string;
@@ -49,4 +50,55 @@ export function printComparison(subject: LoadResult, bare: LoadResult): void {
       `  | bare ${bare.requestsPerSecond.toFixed(0)} req/s p99 ${bare.p99Ms} ms  | ratio ${ratio.toFixed(2)}` +
       (subject.errors + subject.non2xx > 0 ? `  (errors ${subject.errors}, non-2xx ${subject.non2xx})` : ""),
   );
+}
+
+/** One endpoint measured next to the bare server in the same run. */
+export type BareComparison = {
+  name: string;
+  subject: LoadResult;
+  bare: LoadResult;
+  /** Size of the endpoint's response body, which the bare server answers too. */
+  bodyBytes: number;
+  /** subject / bare requests per second. */
+  ratio: number;
+  /** The ratio the endpoint must reach; null for a figure given for information. */
+  target: number | null;
+};
+
+const WARM_UP_SECONDS = 2;
+
+/**
+ * Measures `paths` on the server at `port`, then a bare node:http server (started here, in its own process)
+ * answering a body of the same size, each after a short warm-up, and prints both with their ratio.
+ * `warmUp: false` skips the subject's warm-up (a warm-up of many distinct pages would cache them).
+ */
+export async function compareWithBare(options: {
+  port: number;
+  name: string;
+  paths: readonly string[];
+  target: number | null;
+  seconds: number;
+  connections?: number;
+  warmUp?: boolean;
+}): Promise<BareComparison> {
+  const { port, name, paths, target, seconds, connections = 32 } = options;
+  const bodyBytes = await bodySize(port, paths[0]!);
+  const bare = await startBareServer(bodyBytes);
+  try {
+    if (options.warmUp !== false) await load("warm-up", port, paths, WARM_UP_SECONDS, connections);
+    const subject = await load(name, port, paths, seconds, connections);
+    await load("warm-up", bare.port, ["/"], WARM_UP_SECONDS, connections);
+    const bareResult = await load(
+      `bare node:http, ${bodyBytes} B body`,
+      bare.port,
+      ["/"],
+      seconds,
+      connections,
+    );
+    printComparison(subject, bareResult);
+    const ratio = subject.requestsPerSecond / bareResult.requestsPerSecond;
+    return { name, subject, bare: bareResult, bodyBytes, ratio, target };
+  } finally {
+    await bare.stop();
+  }
 }
