@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { generateBulkStream } from "../src/streams/scenario/bulk.ts";
+import { generateBulkStream } from "../fixtures/writer/scenario/bulk.ts";
 import { type BareComparison, compareWithBare } from "./lib/load.ts";
 import { freePort, REPO, startMirrorlite } from "./lib/processes.ts";
 

@@ -17,9 +17,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Long from "long";
+import { writeRecordFileV6 } from "../fixtures/writer/write-record-file.ts";
 import { proto } from "../src/streams/proto.ts";
 import type { RecordItem } from "../src/streams/types.ts";
-import { writeRecordFileV6 } from "../src/streams/write-record-file.ts";
 import { type BareComparison, compareWithBare } from "./lib/load.ts";
 import { freePort, runMirrorlite, startMirrorlite } from "./lib/processes.ts";
 

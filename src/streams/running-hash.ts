@@ -11,7 +11,7 @@
  *    version are those of the platform `Hash` class (0xf422da83a251741e, 1) written LITTLE-endian,
  *    because `HashBuilder.update(long|int)` feeds the digest low byte first.
  *
- * Checked against every real v5 and v6 file in shared/real-streams (see the record-* tests).
+ * Checked against every real v5 and v6 file in fixtures/real (see the record-* tests).
  */
 import { hash } from "node:crypto";
 import type { RecordItem } from "./types.ts";

@@ -2,7 +2,6 @@ import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { loadOpenApiDocument, loadOpenApiYaml } from "../../src/api/openapi.ts";
 import { toBigInt } from "../../src/streams/long.ts";
 import { proto } from "../../src/streams/proto.ts";
 import {
@@ -12,6 +11,7 @@ import {
   resolveRef,
   validateResponse,
 } from "../helpers/openapi.ts";
+import { loadOpenApiDocument, loadOpenApiYaml } from "../helpers/openapi-document.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Key = string | number;
@@ -22,7 +22,7 @@ type Mutation = { change: string; at: Key[] } & ({ op: "delete" } | { op: "set";
 type Example = { name: string; path: string; status: number; body: Json; mutations: Mutation[] };
 
 const realV6File = new URL(
-  "../../../shared/real-streams/v6/record0.0.3/2022-07-13T08_46_11.304284003Z.rcd.gz",
+  "../../fixtures/real/v6/record0.0.3/2022-07-13T08_46_11.304284003Z.rcd.gz",
   import.meta.url,
 );
 

@@ -6,8 +6,8 @@ import type {
   ReferenceObject,
   ResponseObject,
   SchemaObject,
-} from "../../src/api/openapi.ts";
-import { loadOpenApiDocument } from "../../src/api/openapi.ts";
+} from "./openapi-document.ts";
+import { loadOpenApiDocument } from "./openapi-document.ts";
 
 /** The one HTTP method the document describes. */
 export type Method = "get";

@@ -7,7 +7,7 @@ import type { Config } from "../../src/config.ts";
 import { createLogger } from "../../src/log.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-export const REAL_STREAMS = fileURLToPath(new URL("../../../shared/real-streams/", import.meta.url));
+export const REAL_STREAMS = fileURLToPath(new URL("../../fixtures/real/", import.meta.url));
 export const FIXTURE_STREAMS = fileURLToPath(new URL("../../fixtures/streams/", import.meta.url));
 
 /** A fresh temporary folder, removed by the returned function. */

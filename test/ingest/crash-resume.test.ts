@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateBulkStream } from "../../src/streams/scenario/bulk.ts";
+import { generateBulkStream } from "../../fixtures/writer/scenario/bulk.ts";
 import { runCli } from "../helpers/cli.ts";
 import { REPO_ROOT, tempDir } from "../helpers/service.ts";
 

@@ -2,9 +2,9 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { writeRecordFileV6 } from "../../fixtures/writer/write-record-file.ts";
+import { writeRecordFileV5 } from "../../fixtures/writer/write-record-file-v5.ts";
 import { readRecordFile } from "../../src/streams/read-record-file.ts";
-import { writeRecordFileV6 } from "../../src/streams/write-record-file.ts";
-import { writeRecordFileV5 } from "../../src/streams/write-record-file-v5.ts";
 import { runCli } from "../helpers/cli.ts";
 import { REAL_STREAMS, tempDir } from "../helpers/service.ts";
 

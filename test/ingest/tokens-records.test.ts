@@ -8,9 +8,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Long from "long";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeRecordFileV6 } from "../../fixtures/writer/write-record-file.ts";
 import { proto } from "../../src/streams/proto.ts";
 import type { RecordItem } from "../../src/streams/types.ts";
-import { writeRecordFileV6 } from "../../src/streams/write-record-file.ts";
 import { validateResponse } from "../helpers/openapi.ts";
 import { startTestService, type TestService, tempDir } from "../helpers/service.ts";
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { writeRecordFileV6 } from "../../fixtures/writer/write-record-file.ts";
+import { writeRecordFileV5 } from "../../fixtures/writer/write-record-file-v5.ts";
 import { ChainBreakError } from "../../src/errors.ts";
 import { type ChainTip, checkChain, nextBlockNumber, toChainTip } from "../../src/streams/chain.ts";
 import { toHex } from "../../src/streams/hex.ts";
 import { readRecordFile } from "../../src/streams/read-record-file.ts";
 import type { RecordFile } from "../../src/streams/types.ts";
-import { writeRecordFileV6 } from "../../src/streams/write-record-file.ts";
-import { writeRecordFileV5 } from "../../src/streams/write-record-file-v5.ts";
 import { nodeFolders, realRecordFiles } from "./record-fixtures.ts";
 
 function readDir(dir: string): RecordFile[] {

@@ -1,8 +1,8 @@
-/** Locates the real record stream files in ../shared/real-streams (beside the repo) for the record-* tests. */
+/** Locates the real record stream files in fixtures/real (copied from real networks) for the record-* tests. */
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-export const REAL_STREAMS = fileURLToPath(new URL("../../../shared/real-streams/", import.meta.url));
+export const REAL_STREAMS = fileURLToPath(new URL("../../fixtures/real/", import.meta.url));
 
 export type RealFile = { dir: string; name: string; path: string; bytes: Buffer };
 

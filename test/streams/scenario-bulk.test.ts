@@ -2,17 +2,17 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChainTip, checkChain, toChainTip } from "../../src/streams/chain.ts";
-import { readRecordFile } from "../../src/streams/read-record-file.ts";
-import { Args } from "../../src/streams/scenario/args.ts";
+import { Args } from "../../fixtures/writer/scenario/args.ts";
 import {
   BULK_FIRST_ENTITY,
   type BulkResult,
   bulkSeed,
   generateBulkStream,
-} from "../../src/streams/scenario/bulk.ts";
-import { type BulkOp, opToStep } from "../../src/streams/scenario/bulk-executor.ts";
-import { Simulator } from "../../src/streams/scenario/simulator.ts";
+} from "../../fixtures/writer/scenario/bulk.ts";
+import { type BulkOp, opToStep } from "../../fixtures/writer/scenario/bulk-executor.ts";
+import { Simulator } from "../../fixtures/writer/scenario/simulator.ts";
+import { type ChainTip, checkChain, toChainTip } from "../../src/streams/chain.ts";
+import { readRecordFile } from "../../src/streams/read-record-file.ts";
 import type { RecordItem } from "../../src/streams/types.ts";
 import { decodeItem } from "./scenario-helpers.ts";
 

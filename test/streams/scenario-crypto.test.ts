@@ -1,11 +1,11 @@
 import { createECDH, createHash, createPublicKey, verify } from "node:crypto";
 import Long from "long";
 import { describe, expect, it } from "vitest";
+import { signSecp256k1 } from "../../fixtures/writer/scenario/ecdsa.ts";
+import { keccak256, sponge256 } from "../../fixtures/writer/scenario/keccak.ts";
+import { KeyRing } from "../../fixtures/writer/scenario/keys.ts";
+import { ProtoWriter } from "../../fixtures/writer/scenario/proto-writer.ts";
 import { proto } from "../../src/streams/proto.ts";
-import { signSecp256k1 } from "../../src/streams/scenario/ecdsa.ts";
-import { keccak256, sponge256 } from "../../src/streams/scenario/keccak.ts";
-import { KeyRing } from "../../src/streams/scenario/keys.ts";
-import { ProtoWriter } from "../../src/streams/scenario/proto-writer.ts";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 

@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { buildScenarioFixture, loadSigningKey } from "../../fixtures/writer/scenario/build-fixture.ts";
+import type { LedgerSummary } from "../../fixtures/writer/scenario/summary.ts";
 import { readAddressBook } from "../../src/streams/address-book.ts";
 import { type ChainTip, checkChain, toChainTip } from "../../src/streams/chain.ts";
 import { toBigInt } from "../../src/streams/long.ts";
 import { proto } from "../../src/streams/proto.ts";
 import { readRecordFile } from "../../src/streams/read-record-file.ts";
-import { buildScenarioFixture, loadSigningKey } from "../../src/streams/scenario/build-fixture.ts";
-import type { LedgerSummary } from "../../src/streams/scenario/summary.ts";
 import { readSignatureFile } from "../../src/streams/signature-file.ts";
 import { verifyRecordFileSignature } from "../../src/streams/verify-signature.ts";
 

@@ -3,12 +3,12 @@
  * (transaction bodies, signatures, records) into plain values that assertions can compare.
  */
 
+import { runScenario, type ScenarioRun } from "../../fixtures/writer/scenario/engine.ts";
+import { FEES, nodeShare } from "../../fixtures/writer/scenario/network-fees.ts";
+import { parseScenario } from "../../fixtures/writer/scenario/scenario-file.ts";
+import type { StepSummary } from "../../fixtures/writer/scenario/summary.ts";
 import { toBigInt } from "../../src/streams/long.ts";
 import { proto } from "../../src/streams/proto.ts";
-import { runScenario, type ScenarioRun } from "../../src/streams/scenario/engine.ts";
-import { FEES, nodeShare } from "../../src/streams/scenario/network-fees.ts";
-import { parseScenario } from "../../src/streams/scenario/scenario-file.ts";
-import type { StepSummary } from "../../src/streams/scenario/summary.ts";
 import type { RecordItem } from "../../src/streams/types.ts";
 
 export type Decoded = {

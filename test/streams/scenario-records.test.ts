@@ -1,9 +1,9 @@
 import { createHash, createPublicKey, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { ScenarioError } from "../../fixtures/writer/scenario/ledger.ts";
+import { TOKEN_CREATE_MAX_FEE } from "../../fixtures/writer/scenario/network-fees.ts";
 import { toBigInt } from "../../src/streams/long.ts";
 import { proto } from "../../src/streams/proto.ts";
-import { ScenarioError } from "../../src/streams/scenario/ledger.ts";
-import { TOKEN_CREATE_MAX_FEE } from "../../src/streams/scenario/network-fees.ts";
 import {
   assessedFees,
   autoAssociations,

@@ -8,7 +8,7 @@ import { gunzipSync } from "node:zlib";
 import { toBigInt } from "../../src/streams/long.ts";
 import { proto } from "../../src/streams/proto.ts";
 
-export const REAL_STREAMS = new URL("../../../shared/real-streams/", import.meta.url);
+export const REAL_STREAMS = new URL("../../fixtures/real/", import.meta.url);
 export const FIXTURE_KEYS = new URL("../../fixtures/keys/", import.meta.url);
 
 export function readReal(relativePath: string): Buffer {

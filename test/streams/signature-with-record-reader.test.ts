@@ -1,13 +1,13 @@
 import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { writeRecordFileV6 } from "../../fixtures/writer/write-record-file.ts";
+import { writeSignatureFileV6 } from "../../fixtures/writer/write-signature-file.ts";
 import { SignatureError } from "../../src/errors.ts";
 import { readAddressBook } from "../../src/streams/address-book.ts";
 import { readRecordFile } from "../../src/streams/read-record-file.ts";
 import { readSignatureFile } from "../../src/streams/signature-file.ts";
 import { verifyRecordFileSignature } from "../../src/streams/verify-signature.ts";
-import { writeRecordFileV6 } from "../../src/streams/write-record-file.ts";
-import { writeSignatureFileV6 } from "../../src/streams/write-signature-file.ts";
 import { FIXTURE_KEYS, flipByte, listReal, readReal, readRecordFor } from "./signature-record-hashes.ts";
 
 // The production path: the record reader's hashes, checked against real node signatures.

@@ -1,13 +1,13 @@
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { writeSignatureFileV6 } from "../../fixtures/writer/write-signature-file.ts";
 import { SignatureError } from "../../src/errors.ts";
 import { readAddressBook } from "../../src/streams/address-book.ts";
 import { proto } from "../../src/streams/proto.ts";
 import { readSignatureFile } from "../../src/streams/signature-file.ts";
 import { encodeSignatureFileV6 } from "../../src/streams/signature-file-v6-encode.ts";
 import { verifyRecordFileSignature } from "../../src/streams/verify-signature.ts";
-import { writeSignatureFileV6 } from "../../src/streams/write-signature-file.ts";
 import {
   FIXTURE_KEYS,
   flipByte,

@@ -1,10 +1,10 @@
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { writeRecordFileV6 } from "../../fixtures/writer/write-record-file.ts";
 import { checkChain, toChainTip } from "../../src/streams/chain.ts";
 import { toHex } from "../../src/streams/hex.ts";
 import { readRecordFile } from "../../src/streams/read-record-file.ts";
 import type { RecordFile, RecordFileV6Input } from "../../src/streams/types.ts";
-import { writeRecordFileV6 } from "../../src/streams/write-record-file.ts";
 import { type RealFile, realRecordFiles } from "./record-fixtures.ts";
 
 type ReadReal = { real: RealFile; file: RecordFile };
