@@ -1,6 +1,7 @@
 import { type BalanceQueries, createBalanceQueries } from "./balances.ts";
 import { type BlockQueries, createBlockQueries } from "./blocks.ts";
 import type { Db } from "./db.ts";
+import { createNetworkQueries, type NetworkQueries } from "./network.ts";
 import { createNftQueries, type NftQueries } from "./nfts.ts";
 import { createSystemFileQueries, type SystemFileQueries } from "./system-files.ts";
 import { createTokenListQueries, type TokenListQueries } from "./token-lists.ts";
@@ -15,6 +16,7 @@ export type ReadStore = {
   balances: BalanceQueries;
   nfts: NftQueries;
   systemFiles: SystemFileQueries;
+  network: NetworkQueries;
 };
 
 export function createReadStore(db: Db): ReadStore {
@@ -26,5 +28,6 @@ export function createReadStore(db: Db): ReadStore {
     balances: createBalanceQueries(db),
     nfts: createNftQueries(db),
     systemFiles: createSystemFileQueries(db),
+    network: createNetworkQueries(db),
   };
 }

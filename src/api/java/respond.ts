@@ -49,15 +49,22 @@ export function sendJavaJson(res: Response, body: unknown, options: JavaSendOpti
 
 /**
  * Mounts `handler` for GET (and so HEAD) on `path`, an `OPTIONS` answer listing the allowed methods, and 405
- * `Request method '<METHOD>' is not supported` for every other method.
+ * `Request method '<METHOD>' is not supported` for every other method. Methods in `servedElsewhere` (e.g. POST
+ * on `/network/fees`, which its own router serves) pass on to later routes instead.
  */
-export function getOnly(router: Router, path: string, handler: RequestHandler): void {
-  const allowed = ["GET", "HEAD", "OPTIONS"];
+export function getOnly(
+  router: Router,
+  path: string,
+  handler: RequestHandler,
+  servedElsewhere: readonly string[] = [],
+): void {
+  const allowed = ["GET", "HEAD", ...servedElsewhere, "OPTIONS"];
   router.get(path, handler);
   router.options(path, (_req, res) => {
     res.set("Allow", allowed.join(", ")).status(200).end();
   });
   router.all(path, (req, _res, next) => {
+    if (servedElsewhere.includes(req.method)) return next();
     next(javaMethodNotAllowed(req.method, allowed));
   });
 }
