@@ -43,7 +43,7 @@ export type NetworkRouteOptions = {
 };
 
 /** A rendered 200 answer. */
-type Answer = { body: string; etag: string; next: string | null };
+type Answer = { body: Buffer; etag: string; next: string | null };
 
 const notFoundFile = (fileId: bigint) => javaNotFound(`File ${formatEntityId(fileId)} not found`);
 
@@ -94,7 +94,8 @@ function createResponders(store: ReadStore) {
   };
 }
 
-function answer(body: string, next: string | null = null): Answer {
+function answer(text: string, next: string | null = null): Answer {
+  const body = Buffer.from(text);
   return { body, etag: javaEtag(body), next };
 }
 
@@ -103,6 +104,7 @@ function send(res: Response, result: Answer): void {
   res.set("Cache-Control", NETWORK_CACHE_CONTROL);
   res.set("Content-Type", JSON_TYPE);
   res.set("ETag", result.etag);
+  // A Buffer: Express keeps the content type as set (a string would get `; charset=utf-8`).
   res.status(200).send(result.body);
 }
 
