@@ -3,6 +3,7 @@
  * refuses even where protobufjs would decode something.
  */
 import { readFileSync } from "node:fs";
+import Long from "long";
 import { describe, expect, it } from "vitest";
 import { addressBookEntries } from "../../src/ingest/handlers/address-book.ts";
 import { proto } from "../../src/streams/proto.ts";
@@ -51,7 +52,7 @@ describe("parseNodeAddressBook", () => {
 
 describe("the wire-format check", () => {
   const rates = proto.ExchangeRateSet.encode({
-    currentRate: { hbarEquiv: 1, centEquiv: 12, expirationTime: { seconds: 100 } },
+    currentRate: { hbarEquiv: 1, centEquiv: 12, expirationTime: { seconds: Long.fromNumber(100) } },
   }).finish();
 
   it("accepts valid bytes, unknown fields and the empty message", () => {
