@@ -127,6 +127,16 @@ describe("GET /api/v1/network/exchangerate", () => {
     expect(again).toEqual({ status: 304, body: "" });
   });
 
+  it("answers a repeated request (kept, written before Express) exactly as the first", async () => {
+    const url = "/api/v1/network/exchangerate?repeat=1";
+    const first = await get(url);
+    const second = await get(url);
+    expect(second.text).toBe(first.text);
+    const headers = (r: TestResponse) =>
+      [...r.headers.entries()].filter(([name]) => !["date", "connection", "keep-alive"].includes(name));
+    expect(headers(second).sort()).toEqual(headers(first).sort());
+  });
+
   it("answers 405 for other methods", async () => {
     for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
       const response = await fetch(`${scenario.service.baseUrl}/api/v1/network/exchangerate`, { method });
