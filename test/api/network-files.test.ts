@@ -89,6 +89,9 @@ describe("GET /api/v1/network/exchangerate", () => {
       _status: { messages: [{ message: "Not Found", detail: "File 0.0.112 not found" }] },
     });
     expect(before.headers.get("content-type")).toBe("application/json");
+    // The path's Cache-Control is set before the parameters are read, so errors keep it; no ETag on errors.
+    expect(before.headers.get("cache-control")).toBe("public, max-age=60");
+    expect(before.headers.get("etag")).toBeNull();
   });
 
   it("reads the fraction of a timestamp as nanoseconds, and the last upper bound wins", async () => {
