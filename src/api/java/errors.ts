@@ -84,7 +84,7 @@ export function javaBindingErrors(names: readonly string[]): JavaHttpError {
 
 /** 405 for a method the route does not serve: `Request method 'POST' is not supported`, with `Allow`. */
 export function javaMethodNotAllowed(method: string, allowed: readonly string[]): JavaHttpError {
-  return javaError(405, `Request method '${method}' is not supported`, { Allow: allowed.join(", ") });
+  return javaError(405, `Request method '${method}' is not supported`, { Allow: allowed.join(",") });
 }
 
 /** `{"_status":{"messages":[…]}}` as text. */
