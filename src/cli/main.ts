@@ -71,7 +71,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     service = await startService(config, log);
   } catch (error) {
     if (!(error instanceof StartupError)) throw error;
-    log.error({ err: error.cause }, error.message);
+    log.error(error.message);
     process.stderr.write(`mirrorlite: ${error.message}\n`);
     return 1;
   }

@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import { createApp } from "../api/app.ts";
 import { listen } from "../api/server.ts";
 import type { Config } from "../config.ts";
-import { type IngestLimits, type IngestService, startIngestService } from "../ingest/service.ts";
+import { DbOpenError, type IngestLimits, type IngestService, startIngestService } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics } from "../metrics/metrics.ts";
 import { openReader, resolveDbLocation } from "../store/db.ts";
@@ -45,7 +45,13 @@ export async function startService(
     try {
       await ingest.dbReady;
     } catch (error) {
-      throw new StartupError(`cannot open the database ${config.db}: ${(error as Error).message}`, error);
+      const message = (error as Error).message;
+      throw new StartupError(
+        error instanceof DbOpenError
+          ? `cannot open the database ${config.db}: ${message}`
+          : `ingest worker crashed while starting: ${message}`,
+        error,
+      );
     }
     reader = openReader(location.path);
     const metrics = createMetrics({ ingest, dbPath: location.path });

@@ -24,6 +24,8 @@ export type IngestWorkerData = {
 /** Messages from the ingest worker. bigint values travel as decimal strings. */
 export type IngestWorkerMessage =
   | { type: "db-ready" }
+  /** The index could not be opened or migrated; the worker exits after sending this. */
+  | { type: "db-failed"; reason: string }
   | {
       type: "committed";
       file: string;

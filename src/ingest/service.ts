@@ -47,6 +47,11 @@ export type IngestService = {
   stop(graceMs?: number): Promise<void>;
 };
 
+/** The worker could not open (or migrate) the index: a start-up failure, not a crash. */
+export class DbOpenError extends Error {
+  override readonly name = "DbOpenError";
+}
+
 export type IngestLimits = {
   /** Cap on the worker's old-generation heap in MB. */
   heapMb?: number;
@@ -131,6 +136,12 @@ export function startIngestService(
     switch (message.type) {
       case "db-ready":
         resolveDb();
+        break;
+      case "db-failed":
+        // Expected to end the worker: not reported as a crash, start-up fails with this reason instead.
+        stopping = true;
+        rejectDb(new DbOpenError(message.reason));
+        stopWith(null, `cannot open the database: ${message.reason}`);
         break;
       case "planned":
         filesLeft = message.files;

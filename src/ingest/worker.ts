@@ -26,7 +26,15 @@ const stopFlag = new Int32Array(data.stopFlag);
 /** The main thread asked to stop: read between files and transactions, where no message can be. */
 const stopRequested = () => Atomics.load(stopFlag, 0) === 1;
 
-const db = openWriter(data.dbPath, { durable: data.durable });
+const db = (() => {
+  try {
+    return openWriter(data.dbPath, { durable: data.durable });
+  } catch (error) {
+    // Not a crash: the main thread reports it as a start-up failure naming the database.
+    post({ type: "db-failed", reason: (error as Error).message });
+    process.exit(1);
+  }
+})();
 post({ type: "db-ready" });
 
 let files = 0;
