@@ -39,13 +39,10 @@ export function createApp({ store, status, log, listCacheMaxStaleMs, metrics, pr
   // Single-entity lookups are cached only while nothing new is indexed: never stale, and a repeated lookup
   // (the common case for explorers and wallets) costs a map lookup.
   let lookupCache = createListCache({ generation: () => status().lastBlock, maxStaleMs: 0 });
+  if (metrics) [listCache, lookupCache] = [observeCache(listCache), observeCache(lookupCache)];
   // Cached pages are answered before Express routes anything (their stored headers include CORS).
   answerHitsFirst(app, [listCache, lookupCache]);
-  if (metrics) {
-    observeRequests(app, metrics);
-    [listCache, lookupCache] = [observeCache(listCache), observeCache(lookupCache)];
-    app.use(metricsRoutes(metrics));
-  }
+  if (metrics) app.use(metricsRoutes(metrics));
   app.use((_req, res, next) => {
     res.set("Access-Control-Allow-Origin", "*");
     next();
@@ -57,6 +54,8 @@ export function createApp({ store, status, log, listCacheMaxStaleMs, metrics, pr
   app.use(nftRoutes(store, listCache));
   app.use(tokenRoutes(store, lookupCache));
   mountBlockRoutes(app, store, { generation: () => status().lastBlock });
+  // Last: it wraps every fast path above, so each request is timed from its start.
+  if (metrics) observeRequests(app, metrics);
   app.use((_req, _res, next) => next(notFound()));
   app.use(errorHandler(log));
   return app;

@@ -52,6 +52,10 @@ describe("the OpenAPI document", () => {
         "/api/v1/tokens/{tokenId}/nfts/{serialNumber}/transactions",
         "/health/liveness",
         "/health/readiness",
+        "/api/v1/docs",
+        "/api/v1/docs/openapi.json",
+        "/api/v1/docs/openapi.yml",
+        "/metrics",
       ].sort(),
     );
   });
@@ -89,7 +93,10 @@ describe("the OpenAPI document", () => {
 
   it("documents 400 and 503 error bodies on every API operation", () => {
     const responses = listDocumentedResponses();
-    const apiTemplates = new Set(responses.map((r) => r.template).filter((t) => t.startsWith("/api/")));
+    // The docs routes serve files, not queries: they take no parameters and read no database.
+    const apiTemplates = new Set(
+      responses.map((r) => r.template).filter((t) => t.startsWith("/api/") && !t.startsWith("/api/v1/docs")),
+    );
     for (const template of apiTemplates) {
       const statuses = responses.filter((r) => r.template === template).map((r) => r.status);
       expect(statuses, template).toEqual(expect.arrayContaining([200, 400, 503]));
