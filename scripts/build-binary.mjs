@@ -9,7 +9,16 @@
 //   3. postject injects the blob into a copy of this node binary.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,9 +35,16 @@ mkdirSync(out, { recursive: true });
 
 const version = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
 const demoDir = join(root, "fixtures", "streams", "demo", "record0.0.3");
-const demoFiles = readdirSync(demoDir).filter((name) => statSync(join(demoDir, name)).isFile()).sort();
+const demoFiles = readdirSync(demoDir)
+  .filter((name) => statSync(join(demoDir, name)).isFile())
+  .sort();
 const swaggerDir = dirname(require.resolve("swagger-ui-dist/package.json"));
-const addon = join(dirname(require.resolve("better-sqlite3/package.json")), "build", "Release", "better_sqlite3.node");
+const addon = join(
+  dirname(require.resolve("better-sqlite3/package.json")),
+  "build",
+  "Release",
+  "better_sqlite3.node",
+);
 
 /** Bundles one entry point with the executable's asset module swapped in. */
 async function bundle(entry, outfile, digest) {
@@ -73,7 +89,8 @@ const assets = {
 // builds share it exactly when they would write the same bytes.
 const hash = createHash("sha256");
 for (const [name, path] of Object.entries(assets)) {
-  if (name === "better_sqlite3.node" || name.startsWith("demo/")) hash.update(name).update(readFileSync(path));
+  if (name === "better_sqlite3.node" || name.startsWith("demo/"))
+    hash.update(name).update(readFileSync(path));
 }
 const digest = hash.digest("hex").slice(0, 16);
 await bundle("src/ingest/worker.ts", join(out, "worker.cjs"), digest);
