@@ -38,7 +38,17 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   if (command.name === "ingest") {
     // Loaded on demand so that `ingest` never loads the HTTP side, nor `serve` the one-shot path.
     const { ingestOnce } = await import("./ingest-once.ts");
-    const outcome = await ingestOnce(config, log.child({ component: "ingest" }));
+    const interrupt = new AbortController();
+    const onInterrupt = (signal: NodeJS.Signals) => {
+      // A second signal: exit now; the index still ends at a whole file (SQLite's journal).
+      if (interrupt.signal.aborted) process.exit(128 + (constants.signals[signal] ?? 15));
+      interrupt.abort(signal);
+    };
+    process.on("SIGINT", onInterrupt);
+    process.on("SIGTERM", onInterrupt);
+    const outcome = await ingestOnce(config, log.child({ component: "ingest" }), interrupt.signal);
+    process.removeListener("SIGINT", onInterrupt);
+    process.removeListener("SIGTERM", onInterrupt);
     if (!outcome.ok) {
       process.stderr.write(`mirrorlite: ingestion stopped: ${outcome.reason}\n`);
       return 1;
