@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateBulkStream } from "../../fixtures/writer/scenario/bulk.ts";
 import { ramDir, removeStaleMemoryDirs } from "../../src/store/db.ts";
 import { runCli, startCli } from "../helpers/cli.ts";
+import { validateResponse } from "../helpers/openapi.ts";
 import { FIXTURE_STREAMS, tempDir } from "../helpers/service.ts";
 
 const TX_PER_FILE = 10_000;
@@ -55,8 +56,18 @@ describe("stopping and failing like a service", () => {
     const db = join(temp.dir, "sigterm.db");
     const args = ["serve", "--records", records, "--db", db, "--port", "0", "--no-wait-signatures"];
     const cli = startCli(args);
-    await cli.port();
+    const port = await cli.port();
     await cli.waitForLog((line) => line.msg === "ingested record file");
+    // While catching up, readiness says so, with the pace and what is left.
+    const readiness = await fetch(`http://127.0.0.1:${port}/health/readiness`);
+    const body = (await readiness.json()) as { status: string; progress: Record<string, number | null> };
+    expect(readiness.status).toBe(503);
+    validateResponse({ path: "/health/readiness", status: 503, body });
+    expect(body.status).toBe("catching-up");
+    expect(body.progress.filesApplied).toBeGreaterThanOrEqual(1);
+    expect(body.progress.transactionsApplied).toBe(body.progress.filesApplied! * TX_PER_FILE);
+    expect(body.progress.filesLeft).toBeGreaterThanOrEqual(1);
+    expect(body.progress.filesLeft! + body.progress.filesApplied!).toBe(Number(lastBlock) + 1);
     cli.child.kill("SIGTERM");
     const exit = await cli.exited;
     expect(exit, cli.stderr()).toEqual({ code: 0, signal: null });
