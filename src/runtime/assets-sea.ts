@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { getAsset } from "node:sea";
@@ -49,26 +49,40 @@ export async function readAsset(name: AssetName): Promise<Buffer | null> {
   return Buffer.from(getAsset(name));
 }
 
+let cache: string | undefined;
 /**
- * A folder only this user can write, named after the embedded assets' digest so that two versions never share
+ * A folder only this user can write, named after the embedded assets' digest so that two builds never share
  * files: `$MIRRORLITE_CACHE_DIR`, else `$XDG_CACHE_HOME/mirrorlite`, else `~/.cache/mirrorlite`, else the temp
- * folder (service users often have no home).
+ * folder (service users often have no home, or a read-only one). The first that can be created is used.
  */
 function cacheDir(): string {
-  const base =
-    process.env.MIRRORLITE_CACHE_DIR ||
-    (process.env.XDG_CACHE_HOME ? join(process.env.XDG_CACHE_HOME, "mirrorlite") : "") ||
-    homeCache() ||
-    join(tmpdir(), `mirrorlite-${userInfo().uid}`);
-  const dir = join(base, `${__MIRRORLITE_VERSION__}-${__MIRRORLITE_ASSETS_DIGEST__}`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return dir;
+  if (cache !== undefined) return cache;
+  const candidates = [
+    process.env.MIRRORLITE_CACHE_DIR,
+    process.env.XDG_CACHE_HOME ? join(process.env.XDG_CACHE_HOME, "mirrorlite") : undefined,
+    homeCache(),
+    join(tmpdir(), `mirrorlite-${userInfo().uid}`),
+  ].filter((dir): dir is string => Boolean(dir));
+  let lastError: unknown;
+  for (const base of candidates) {
+    const dir = join(base, `${__MIRRORLITE_VERSION__}-${__MIRRORLITE_ASSETS_DIGEST__}`);
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      cache = dir;
+      return dir;
+    } catch (error) {
+      lastError = error;
+      if (base === process.env.MIRRORLITE_CACHE_DIR) break; // asked for explicitly: no silent fallback
+    }
+  }
+  throw new Error(`no writable cache folder for mirrorlite's files: ${(lastError as Error).message}`);
 }
 
 function homeCache(): string {
   try {
     const home = homedir();
-    return home && home !== "/" ? join(home, ".cache", "mirrorlite") : "";
+    // Never create a home folder that is not there (service users often point at a missing one).
+    return home && home !== "/" && existsSync(home) ? join(home, ".cache", "mirrorlite") : "";
   } catch {
     return "";
   }
