@@ -88,6 +88,20 @@ describe("stopping and failing like a service", () => {
     expect(done.transactions).toBe((lastBlock + 1n) * BigInt(TX_PER_FILE));
   });
 
+  it("SIGTERM during `mirrorlite ingest`: exit 1 saying so, whole files only", async () => {
+    const db = join(temp.dir, "ingest-sigterm.db");
+    const cli = startCli(["ingest", "--records", records, "--db", db, "--no-wait-signatures"]);
+    await cli.waitForLog((line) => line.msg === "ingested record file");
+    cli.child.kill("SIGTERM");
+    expect((await cli.exited).code).toBe(1);
+    expect(cli.stderr()).toBe(
+      "mirrorlite: ingestion stopped: interrupted by SIGTERM; the index ends at a whole file\n",
+    );
+    const stopped = indexState(db);
+    expect(stopped.cursor!).toBeLessThan(lastBlock);
+    expect(stopped.transactions).toBe((stopped.cursor! + 1n) * BigInt(TX_PER_FILE));
+  });
+
   it("a second signal exits at once", async () => {
     const cli = startCli([
       "serve",
