@@ -4,11 +4,12 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup
  */
 import { benchBlocks } from "./blocks.ts";
 import { benchIngestAndLookup } from "./ingest-and-lookup.ts";
 import { benchNetwork } from "./network.ts";
+import { benchStartup, summarize } from "./startup.ts";
 import { benchTokensGroup } from "./tokens-group.ts";
 
 const parts = process.argv.slice(2);
@@ -42,6 +43,12 @@ if (wanted("tokens")) {
 if (wanted("network")) {
   console.log("== network group");
   for (const r of await benchNetwork()) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("startup")) {
+  console.log("== start-up on an existing index");
+  const result = await benchStartup();
+  const ready = [...result.readyMs].sort((a, b) => a - b)[Math.floor(result.readyMs.length / 2)]!;
+  verdicts.push(`${summarize(result)} (target < 1000 ms) ${ready < 1000 ? "met" : "MISSED"}`);
 }
 console.log("\n== summary");
 for (const line of verdicts) console.log(line);

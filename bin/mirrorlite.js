@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// mirrorlite ships as TypeScript; tsx compiles it on load (and caches the result).
-import { register } from "tsx/esm/api";
+// The compiled program (`npm run build` writes dist/; `npm ci` runs it through `prepare`).
+import { main } from "../dist/cli/main.js";
 
-register();
-const { main } = await import("../src/cli/main.ts");
-process.exitCode = await main(process.argv.slice(2));
+// Exit explicitly: once main has returned, nothing left (a closing file watcher, a timer) may keep it alive.
+process.exit(await main(process.argv.slice(2)));

@@ -1,6 +1,5 @@
-import { fileURLToPath } from "node:url";
 import Ajv from "ajv";
-import type { LogLevel } from "./log.ts";
+import type { LogFormat, LogLevel } from "./log.ts";
 
 /** The running configuration, built once by the CLI from flags and environment; tests pass plain objects. */
 export type Config = {
@@ -19,12 +18,11 @@ export type Config = {
   pollMs: number;
   /** The most a cached list response may lag behind the index once newer data is applied, in milliseconds. */
   listCacheMs: number;
+  /** JSON lines (default) or readable lines for a terminal. */
+  logFormat?: LogFormat;
+  /** A cap on the ingest worker's heap in MB (unset: Node's default); past it the worker dies and so does the process. */
+  workerHeapMb?: number;
 };
-
-/** The stream a new user sees with no flags: generated from `fixtures/scenarios/demo.yaml`. */
-export const BUNDLED_RECORDS = fileURLToPath(
-  new URL("../fixtures/streams/demo/record0.0.3", import.meta.url),
-);
 
 const schema = {
   type: "object",
@@ -50,6 +48,8 @@ const schema = {
     verifySignatures: { type: ["string", "null"] },
     pollMs: { type: "integer", minimum: 10, maximum: 60000 },
     listCacheMs: { type: "integer", minimum: 0, maximum: 3600000 },
+    logFormat: { enum: ["json", "pretty"] },
+    workerHeapMb: { type: "integer", minimum: 8, maximum: 1048576 },
   },
 } as const;
 

@@ -1,10 +1,58 @@
-import { type Logger, pino } from "pino";
+import { type DestinationStream, type Logger, pino } from "pino";
 
 export type { Logger };
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
-/** JSON logs on stdout (pino), one child logger per component. */
-export function createLogger(level: LogLevel, name = "mirrorlite"): Logger {
-  return pino({ name, level, base: { pid: process.pid } });
+/** `json`: one JSON object a line (for collectors); `pretty`: one readable line, for a person at a terminal. */
+export type LogFormat = "json" | "pretty";
+
+/** JSON logs on stdout (pino), or readable lines when asked; one child logger per component. */
+export function createLogger(level: LogLevel, options: { name?: string; format?: LogFormat } = {}): Logger {
+  const base = { name: options.name ?? "mirrorlite", level, base: { pid: process.pid } };
+  if (options.format !== "pretty") return pino(base);
+  return pino(
+    base,
+    prettyDestination((text) => process.stdout.write(text)),
+  );
+}
+
+const LEVELS: Record<number, string> = {
+  10: "TRACE",
+  20: "DEBUG",
+  30: "INFO ",
+  40: "WARN ",
+  50: "ERROR",
+  60: "FATAL",
+};
+/** Fields every line has, shown in the line's head or not at all. */
+const HEAD_FIELDS = new Set(["level", "time", "pid", "hostname", "name", "msg", "component"]);
+
+/** A pino destination that rewrites each JSON line as `12:00:00.123 INFO  [ingest] message key=value …`. */
+export function prettyDestination(write: (text: string) => void): DestinationStream {
+  return {
+    write(line: string) {
+      write(formatLine(line));
+    },
+  };
+}
+
+export function formatLine(line: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  const time = typeof entry.time === "number" ? new Date(entry.time).toISOString().slice(11, 23) : "";
+  const level = LEVELS[entry.level as number] ?? String(entry.level);
+  const component = typeof entry.component === "string" ? ` [${entry.component}]` : "";
+  const fields = Object.entries(entry)
+    .filter(([key]) => !HEAD_FIELDS.has(key))
+    .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
+  const err = entry.err as { stack?: string } | undefined;
+  const rest = fields.filter((field) => !field.startsWith("err="));
+  const tail = rest.length > 0 ? ` ${rest.join(" ")}` : "";
+  const stack = err?.stack ? `\n${err.stack}` : "";
+  return `${time} ${level}${component} ${String(entry.msg ?? "")}${tail}${stack}\n`;
 }

@@ -1,10 +1,14 @@
 import express, { type Express } from "express";
+import type { Progress } from "../ingest/progress.ts";
 import type { IngestStatus } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
+import { metricsRoutes, observeCache, observeRequests } from "../metrics/express.ts";
+import type { Metrics } from "../metrics/metrics.ts";
 import type { ReadStore } from "../store/read-store.ts";
 import { answerHitsFirst, createListCache } from "./cache.ts";
 import { errorHandler, notFound } from "./http-errors.ts";
 import { mountBlockRoutes } from "./routes/blocks.ts";
+import { docsRoutes } from "./routes/docs.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { mountNetworkRoutes } from "./routes/network.ts";
 import { nftRoutes } from "./routes/nfts.ts";
@@ -17,34 +21,43 @@ export type AppDeps = {
   log: Logger;
   /** How stale a cached list response may be once newer data is indexed, in ms (default 1000). */
   listCacheMaxStaleMs?: number;
+  /** Counts requests and serves `GET /metrics` when given. */
+  metrics?: Metrics;
+  /** Catch-up pace for the readiness body. */
+  progress?: () => Progress;
 };
 
 /** The Express application: health, then the mirror node's route groups, then the mirror node's 404 and errors. */
-export function createApp({ store, status, log, listCacheMaxStaleMs }: AppDeps): Express {
+export function createApp({ store, status, log, listCacheMaxStaleMs, metrics, progress }: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", "weak");
   // A list answer is as new as the last committed block; the cache recomputes once that changes.
-  const listCache = createListCache({
+  let listCache = createListCache({
     generation: () => status().lastBlock,
     maxStaleMs: listCacheMaxStaleMs,
   });
   // Single-entity lookups are cached only while nothing new is indexed: never stale, and a repeated lookup
   // (the common case for explorers and wallets) costs a map lookup.
-  const lookupCache = createListCache({ generation: () => status().lastBlock, maxStaleMs: 0 });
+  let lookupCache = createListCache({ generation: () => status().lastBlock, maxStaleMs: 0 });
+  if (metrics) [listCache, lookupCache] = [observeCache(listCache), observeCache(lookupCache)];
   // Cached pages are answered before Express routes anything (their stored headers include CORS).
   answerHitsFirst(app, [listCache, lookupCache]);
+  if (metrics) app.use(metricsRoutes(metrics));
   app.use((_req, res, next) => {
     res.set("Access-Control-Allow-Origin", "*");
     next();
   });
-  app.use(healthRoutes(status));
+  app.use(healthRoutes(status, progress));
+  app.use(docsRoutes());
   // Before tokenRoutes: `/api/v1/tokens/balances` and `/api/v1/tokens/nfts` are not token IDs.
   app.use(tokenListRoutes(store, listCache));
   app.use(nftRoutes(store, listCache));
   app.use(tokenRoutes(store, lookupCache));
   mountBlockRoutes(app, store, { generation: () => status().lastBlock });
   mountNetworkRoutes(app, store, log, { generation: () => status().lastBlock });
+  // Last: it wraps every fast path above, so each request is timed from its start.
+  if (metrics) observeRequests(app, metrics);
   app.use((_req, _res, next) => next(notFound()));
   app.use(errorHandler(log));
   return app;

@@ -1,28 +1,69 @@
 import { parseArgs } from "node:util";
-import { BUNDLED_RECORDS, type Config, ConfigError, validateConfig } from "../config.ts";
-import type { LogLevel } from "../log.ts";
+import { type Config, ConfigError, validateConfig } from "../config.ts";
+import type { LogFormat, LogLevel } from "../log.ts";
+import { demoRecordsDir } from "../runtime/assets.ts";
 
-export type Command = { name: "serve" | "ingest"; config: Config } | { name: "help" };
+export type Command =
+  | { name: "serve" | "ingest"; config: Config }
+  | { name: "help"; topic: "main" | "serve" | "ingest" }
+  | { name: "version" };
 
 export const USAGE = `Usage:
-  mirrorlite serve  [--records DIR] [--db FILE] [--port N] [--host H] [--log-level L]
-                    [--no-wait-signatures] [--verify-signatures ADDRESS_BOOK_FILE] [--list-cache-ms MS]
-                    [--poll-ms MS]
-  mirrorlite ingest --records DIR --db FILE [--no-wait-signatures] [--verify-signatures ADDRESS_BOOK_FILE]
+  mirrorlite serve  [--records DIR] [--db FILE] [--port N] [--host H] [options]
+  mirrorlite ingest --records DIR --db FILE [options]
+  mirrorlite --version | --help | serve --help | ingest --help
 
   serve   ingests DIR and keeps following it while serving the Mirror Node REST API.
           Without --records it serves the bundled demo stream from an in-memory index.
   ingest  ingests every complete file in DIR into FILE and exits (non-zero on a bad file).
 
-Environment: MIRRORLITE_RECORDS, MIRRORLITE_DB, MIRRORLITE_PORT, MIRRORLITE_HOST, MIRRORLITE_LIST_CACHE_MS
-(flags win). Defaults: --port 5551, --host 127.0.0.1, --db ./mirrorlite.db, --log-level info,
---list-cache-ms 1000 (how stale a cached list response may be; 0 = never stale).`;
+Exit codes: 0 stopped cleanly (SIGTERM/SIGINT), 1 failed (ingest worker crashed, database cannot be opened,
+port in use, bad file for ingest), 2 usage error.`;
+
+const COMMON_OPTIONS = `  --records DIR               MIRRORLITE_RECORDS      a node's record stream folder (…/record0.0.3)
+  --no-wait-signatures                                a record file is complete when its size stops changing,
+                                                      not when its _sig file exists
+  --verify-signatures FILE                            accept only record files signed by the folder's node,
+                                                      per this NodeAddressBook file
+  --log-level L               MIRRORLITE_LOG_LEVEL    fatal|error|warn|info|debug|trace|silent (info)
+  --log-format F              MIRRORLITE_LOG_FORMAT   json|pretty (pretty on a terminal, json otherwise)
+  --worker-heap-mb MB         MIRRORLITE_WORKER_HEAP_MB  cap the ingest worker's heap (Node's default)`;
+
+export const SERVE_USAGE = `Usage: mirrorlite serve [options]
+
+Ingests the record stream folder, keeps following it, and serves the Mirror Node REST API v1, /health/*,
+/metrics (Prometheus) and /api/v1/docs (OpenAPI, Swagger UI). Flags win over environment variables.
+
+  flag                        environment             meaning (default)
+${COMMON_OPTIONS.replace("a node's record stream folder (…/record0.0.3)", "a node's record stream folder (the bundled demo)")}
+  --db FILE                   MIRRORLITE_DB           the SQLite index; :memory: keeps it in RAM
+                                                      (./mirrorlite.db; :memory: for the demo)
+  --port N                    MIRRORLITE_PORT         HTTP port; 0 picks a free one (5551)
+  --host H                    MIRRORLITE_HOST         HTTP address (127.0.0.1)
+  --list-cache-ms MS          MIRRORLITE_LIST_CACHE_MS  how stale a cached list may be; 0 = never (1000)
+  --poll-ms MS                MIRRORLITE_POLL_MS      how often to look at the folder besides file events (250)
+
+SIGTERM or SIGINT stops cleanly within 10 s (a file being applied is rolled back, never half applied);
+a second signal exits at once.`;
+
+export const INGEST_USAGE = `Usage: mirrorlite ingest --records DIR --db FILE [options]
+
+Applies every complete record file in DIR to FILE, then exits: 0 when all applied, 1 naming the file that
+could not be (corrupt, out of chain, badly signed).
+
+  flag                        environment             meaning (default)
+${COMMON_OPTIONS}
+  --db FILE                   MIRRORLITE_DB           the SQLite index (required)`;
 
 /** Flags and environment → a validated command. Throws ConfigError naming every problem. */
 export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
   const [name, ...rest] = argv;
-  if (name === undefined || name === "help" || name === "--help" || name === "-h") return { name: "help" };
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    return { name: "help", topic: "main" };
+  }
+  if (name === "--version" || name === "-v" || name === "version") return { name: "version" };
   if (name !== "serve" && name !== "ingest") throw new ConfigError([`unknown command "${name}"`]);
+  if (rest.includes("--help") || rest.includes("-h")) return { name: "help", topic: name };
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
@@ -35,43 +76,50 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         port: { type: "string" },
         host: { type: "string" },
         "log-level": { type: "string" },
+        "log-format": { type: "string" },
         "no-wait-signatures": { type: "boolean" },
         "verify-signatures": { type: "string" },
         "poll-ms": { type: "string" },
         "list-cache-ms": { type: "string" },
+        "worker-heap-mb": { type: "string" },
       },
     }));
   } catch (error) {
     throw new ConfigError([(error as Error).message]);
   }
-  const records = (values.records as string | undefined) ?? env.MIRRORLITE_RECORDS;
-  const db = (values.db as string | undefined) ?? env.MIRRORLITE_DB;
+  const option = (flag: string, variable?: string) =>
+    (values[flag] as string | undefined) ?? (variable === undefined ? undefined : env[variable]);
+  const records = option("records", "MIRRORLITE_RECORDS");
+  const db = option("db", "MIRRORLITE_DB");
   const problems: string[] = [];
   if (name === "ingest" && !records) problems.push("ingest needs --records DIR");
   if (name === "ingest" && !db) problems.push("ingest needs --db FILE");
-  const port = integer(
-    (values.port as string | undefined) ?? env.MIRRORLITE_PORT ?? "5551",
-    "port",
-    problems,
-  );
-  const pollMs = integer((values["poll-ms"] as string | undefined) ?? "250", "poll-ms", problems);
+  const port = integer(option("port", "MIRRORLITE_PORT") ?? "5551", "port", problems);
+  const pollMs = integer(option("poll-ms", "MIRRORLITE_POLL_MS") ?? "250", "poll-ms", problems);
   const listCacheMs = integer(
-    (values["list-cache-ms"] as string | undefined) ?? env.MIRRORLITE_LIST_CACHE_MS ?? "1000",
+    option("list-cache-ms", "MIRRORLITE_LIST_CACHE_MS") ?? "1000",
     "list-cache-ms",
     problems,
   );
+  const heap = option("worker-heap-mb", "MIRRORLITE_WORKER_HEAP_MB");
+  const workerHeapMb = heap === undefined ? undefined : integer(heap, "worker-heap-mb", problems);
+  // Readable lines for a person at a terminal, JSON for everything else (journald, collectors, pipes).
+  const logFormat =
+    option("log-format", "MIRRORLITE_LOG_FORMAT") ?? (process.stdout.isTTY ? "pretty" : "json");
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({
-    recordsDir: records ?? BUNDLED_RECORDS,
     // The bundled demo is a throwaway: index it in memory unless told otherwise.
+    recordsDir: records ?? demoRecordsDir(),
     db: db ?? (records ? "./mirrorlite.db" : ":memory:"),
     port,
-    host: (values.host as string | undefined) ?? env.MIRRORLITE_HOST ?? "127.0.0.1",
-    logLevel: ((values["log-level"] as string | undefined) ?? "info") as LogLevel,
+    host: option("host", "MIRRORLITE_HOST") ?? "127.0.0.1",
+    logLevel: (option("log-level", "MIRRORLITE_LOG_LEVEL") ?? "info") as LogLevel,
     waitSignatures: values["no-wait-signatures"] !== true,
     verifySignatures: (values["verify-signatures"] as string | undefined) ?? null,
     pollMs,
     listCacheMs,
+    logFormat: logFormat as LogFormat,
+    ...(workerHeapMb === undefined ? {} : { workerHeapMb }),
   });
   return { name, config };
 }

@@ -10,12 +10,27 @@ export type IngestOutcome =
 
 /**
  * `mirrorlite ingest`: the same ingest worker `serve` runs, told to stop once the files present are applied.
+ * Aborting `stop` (SIGTERM/SIGINT) stops it early at a file boundary, as `serve` does.
  */
-export async function ingestOnce(config: Config, log: Logger): Promise<IngestOutcome> {
+export async function ingestOnce(config: Config, log: Logger, stop?: AbortSignal): Promise<IngestOutcome> {
   const location = resolveDbLocation(config.db);
-  const ingest = startIngestService(ingestWorkerData(config, location, false), log);
+  const ingest = startIngestService(ingestWorkerData(config, location, false), log, {
+    heapMb: config.workerHeapMb,
+  });
   try {
-    const outcome = await ingest.settled;
+    const aborted = new Promise<"aborted">((resolve) => {
+      if (stop?.aborted) resolve("aborted");
+      stop?.addEventListener("abort", () => resolve("aborted"), { once: true });
+    });
+    const outcome = await Promise.race([ingest.settled, ingest.crashed, aborted]);
+    if (outcome === "aborted") {
+      return {
+        ok: false,
+        file: null,
+        reason: `interrupted by ${String(stop?.reason)}; the index ends at a whole file`,
+      };
+    }
+    if (typeof outcome === "string") return { ok: false, file: null, reason: outcome };
     if (outcome !== null) return { ok: true, ...outcome };
     const status = ingest.status();
     return { ok: false, file: status.file, reason: status.reason ?? "ingestion stopped" };

@@ -3,7 +3,11 @@ import type { IngestWorkerData } from "../ingest/messages.ts";
 import type { DbLocation } from "../store/db.ts";
 
 /** What the ingest worker needs from the configuration; `follow` keeps it watching after the first pass. */
-export function ingestWorkerData(config: Config, location: DbLocation, follow: boolean): IngestWorkerData {
+export function ingestWorkerData(
+  config: Config,
+  location: DbLocation,
+  follow: boolean,
+): Omit<IngestWorkerData, "stopFlag"> {
   return {
     recordsDir: config.recordsDir,
     dbPath: location.path,
@@ -11,6 +15,7 @@ export function ingestWorkerData(config: Config, location: DbLocation, follow: b
     waitSignatures: config.waitSignatures,
     addressBookPath: config.verifySignatures,
     logLevel: config.logLevel,
+    logFormat: config.logFormat ?? "json",
     pollMs: config.pollMs,
     follow,
   };

@@ -2,50 +2,100 @@ import type { Server } from "node:http";
 import { createApp } from "../api/app.ts";
 import { listen } from "../api/server.ts";
 import type { Config } from "../config.ts";
-import { type IngestService, startIngestService } from "../ingest/service.ts";
+import { DbOpenError, type IngestLimits, type IngestService, startIngestService } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
+import { createMetrics } from "../metrics/metrics.ts";
 import { openReader, resolveDbLocation } from "../store/db.ts";
 import { createReadStore } from "../store/read-store.ts";
 import { ingestWorkerData } from "./ingest-worker-data.ts";
+import { StartupError } from "./startup-error.ts";
 
 export type RunningService = {
   port: number;
   server: Server;
   ingest: IngestService;
-  stop(): Promise<void>;
+  /**
+   * Stops accepting connections, lets requests in flight finish (closing the rest after `drainMs`, default
+   * 5 s) while the ingest worker abandons its pass, then closes the database. Idempotent.
+   */
+  stop(options?: { drainMs?: number }): Promise<void>;
 };
+
+export type ServiceOptions = IngestLimits;
 
 /**
  * Starts the ingest worker on the records folder and, once the index exists, the HTTP server. The server keeps
- * answering whatever happens to ingestion; readiness tells how ingestion is doing.
+ * answering whatever happens to ingestion; readiness tells how ingestion is doing. Throws StartupError (with
+ * nothing left running and no in-memory index left behind) when the database cannot be opened or the port
+ * cannot be bound.
  */
-export async function startService(config: Config, log: Logger): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  log: Logger,
+  options: ServiceOptions = {},
+): Promise<RunningService> {
   const location = resolveDbLocation(config.db);
-  const ingest = startIngestService(ingestWorkerData(config, location, true), log);
+  const ingest = startIngestService(ingestWorkerData(config, location, true), log, {
+    heapMb: config.workerHeapMb,
+    ...options,
+  });
+  let reader: ReturnType<typeof openReader> | undefined;
+  let listening: { server: Server; port: number };
   try {
-    await ingest.dbReady;
+    try {
+      await ingest.dbReady;
+    } catch (error) {
+      const message = (error as Error).message;
+      throw new StartupError(
+        error instanceof DbOpenError
+          ? `cannot open the database ${config.db}: ${message}`
+          : `ingest worker crashed while starting: ${message}`,
+        error,
+      );
+    }
+    reader = openReader(location.path);
+    const metrics = createMetrics({ ingest, dbPath: location.path });
+    const app = createApp({
+      store: createReadStore(reader),
+      status: ingest.status,
+      progress: ingest.progress,
+      log: log.child({ component: "api" }),
+      listCacheMaxStaleMs: config.listCacheMs,
+      metrics,
+    });
+    try {
+      listening = await listen(app, config.host, config.port);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const what =
+        code === "EADDRINUSE"
+          ? "is in use"
+          : code === "EACCES"
+            ? "needs privileges this user lacks"
+            : `cannot be bound (${(error as Error).message})`;
+      throw new StartupError(`port ${config.port} on ${config.host} ${what}`, error);
+    }
   } catch (error) {
+    await ingest.stop();
+    reader?.close();
     location.dispose();
     throw error;
   }
-  const reader = openReader(location.path);
-  const app = createApp({
-    store: createReadStore(reader),
-    status: ingest.status,
-    log: log.child({ component: "api" }),
-  });
-  const { server, port } = await listen(app, config.host, config.port);
+  const { server, port } = listening;
   log.info(
     { host: config.host, port, records: config.recordsDir, db: config.db },
     "serving the mirror node API",
   );
 
   let stopping: Promise<void> | undefined;
-  const stop = () => {
+  const stop = ({ drainMs = 5000 } = {}) => {
     stopping ??= (async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await ingest.stop();
-      reader.close();
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Idle keep-alive connections would hold close() open; busy ones finish their request first.
+      server.closeIdleConnections();
+      const deadline = setTimeout(() => server.closeAllConnections(), drainMs);
+      await Promise.all([drained.finally(() => clearTimeout(deadline)), ingest.stop()]);
+      reader?.close();
       location.dispose();
     })();
     return stopping;

@@ -20,7 +20,12 @@ const BLOOM_BYTES = 256;
  * Applies one record file as one SQLite transaction: its transactions and every state change they cause, its
  * block row, and the resume cursor. Either all of it commits or none of it does.
  */
-export function applyRecordFile(store: WriteStore, file: RecordFile, blockNumber: bigint): AppliedFile {
+export function applyRecordFile(
+  store: WriteStore,
+  file: RecordFile,
+  blockNumber: bigint,
+  shouldStop?: () => boolean,
+): AppliedFile {
   const items = file.items.map((item, index) => {
     try {
       return decodeItem(item);
@@ -33,7 +38,10 @@ export function applyRecordFile(store: WriteStore, file: RecordFile, blockNumber
   const applyAll = store.db.transaction(() => {
     let gasUsed = 0n;
     let bloom: Uint8Array | null = null;
+    let applied = 0;
     for (const item of items) {
+      // Shutdown mid-file: throwing rolls the whole file back (never half a file in the index).
+      if ((applied++ & 63) === 63 && shouldStop?.()) throw new AbandonedError(file.name);
       applyItem(store, file, item, blockNumber);
       const result = item.record.contractCallResult ?? item.record.contractCreateResult;
       // Block gas and bloom count top-level transactions (nonce 0) only, as the mirror node does; any such
@@ -100,6 +108,13 @@ function applyItem(store: WriteStore, file: RecordFile, item: DecodedItem, block
 
 function orBloom(into: Uint8Array, bloom: Uint8Array): void {
   for (let i = 0; i < BLOOM_BYTES; i++) into[i] = (into[i] ?? 0) | (bloom[i] ?? 0);
+}
+
+/** A file abandoned part-way because ingestion is stopping; its transaction rolled back. */
+export class AbandonedError extends Error {
+  constructor(readonly file: string) {
+    super(`abandoned ${file} to stop`);
+  }
 }
 
 /** An item whose transaction or record bytes do not decode (the caller turns it into a CorruptFileError). */

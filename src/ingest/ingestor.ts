@@ -20,6 +20,13 @@ export type IngestorOptions = {
   log: Logger;
   checkSignature?: SignatureCheck | null;
   onCommitted?: (applied: AppliedFile, durationMs: number) => void;
+  /** Told which record files a pass is about to apply, in order (progress reports). */
+  onPlanned?: (names: readonly string[]) => void;
+  /**
+   * Asked before each file and every few transactions: true abandons the pass (a file being applied rolls
+   * back with AbandonedError, so the index still ends at a whole file).
+   */
+  shouldStop?: () => boolean;
 };
 
 export type Ingestor = {
@@ -71,7 +78,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     const blockNumber = nextBlockNumber(tip, parsed);
     let applied: AppliedFile;
     try {
-      applied = applyRecordFile(store, parsed, blockNumber);
+      applied = applyRecordFile(store, parsed, blockNumber, options.shouldStop);
     } catch (error) {
       if (error instanceof DecodeError) throw new CorruptFileError(name, error.message, { cause: error });
       throw error;
@@ -89,7 +96,12 @@ export function createIngestor(options: IngestorOptions): Ingestor {
   return {
     ingestReady() {
       const applied: AppliedFile[] = [];
-      for (const entry of ready(listDir())) applied.push(applyOne(entry.name));
+      const planned = ready(listDir());
+      if (planned.length > 0) options.onPlanned?.(planned.map((entry) => entry.name));
+      for (const entry of planned) {
+        if (options.shouldStop?.()) break;
+        applied.push(applyOne(entry.name));
+      }
       return applied;
     },
     tip: () => tip,

@@ -1,4 +1,4 @@
-import type { LogLevel } from "../log.ts";
+import type { LogFormat, LogLevel } from "../log.ts";
 
 /** What the main thread hands the ingest worker. */
 export type IngestWorkerData = {
@@ -9,15 +9,23 @@ export type IngestWorkerData = {
   /** A `NodeAddressBook` file: when set, every record file must carry a valid signature of its node. */
   addressBookPath: string | null;
   logLevel: LogLevel;
+  logFormat: LogFormat;
   /** How often to look for new files besides file-system events, in ms (events can be missed on some mounts). */
   pollMs: number;
   /** Keep following the folder after the files present at start are applied (serve), or stop there (ingest). */
   follow: boolean;
+  /**
+   * One Int32 the main thread sets to 1 to stop: the worker reads it between files and every few transactions,
+   * so it stops promptly even while a long synchronous catch-up keeps its message queue unread.
+   */
+  stopFlag: SharedArrayBuffer;
 };
 
 /** Messages from the ingest worker. bigint values travel as decimal strings. */
 export type IngestWorkerMessage =
   | { type: "db-ready" }
+  /** The index could not be opened or migrated; the worker exits after sending this. */
+  | { type: "db-failed"; reason: string }
   | {
       type: "committed";
       file: string;
@@ -27,6 +35,8 @@ export type IngestWorkerMessage =
       durationMs: number;
     }
   | { type: "caught-up"; files: number; transactions: number }
+  /** A pass is about to apply `files` record files, the newest complete one on disk being `newest`. */
+  | { type: "planned"; files: number; newest: string }
   | { type: "stopped"; file: string | null; reason: string };
 
 /** Messages to the ingest worker. */

@@ -1,6 +1,8 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../log.ts";
+import { ingestWorkerSource } from "../runtime/assets.ts";
 import type { IngestWorkerCommand, IngestWorkerData, IngestWorkerMessage } from "./messages.ts";
+import { createProgressMeter, type Progress } from "./progress.ts";
 
 export type IngestState = "catching-up" | "ready" | "stopped";
 
@@ -12,10 +14,18 @@ export type IngestStatus = {
   file: string | null;
   lastBlock: bigint | null;
   lastFile: string | null;
+  /** Consensus time of the last transaction of the last applied file, in ns since the epoch. */
+  lastConsensusEndNs: bigint | null;
+  /** The newest complete record file seen in the folder (applied or not). */
+  newestFile: string | null;
+  /** Files that stopped ingestion or crashed the worker since start-up. */
+  errors: number;
 };
 
 export type IngestService = {
   status(): IngestStatus;
+  /** Totals since start-up, the current pace and what is left (see `Progress`). */
+  progress(): Progress;
   /** Resolves once the worker has opened (and migrated) the database, so readers can open it. */
   readonly dbReady: Promise<void>;
   /**
@@ -23,17 +33,48 @@ export type IngestService = {
    * (null: `status()` says why).
    */
   readonly settled: Promise<{ files: number; transactions: number } | null>;
+  /**
+   * Resolves with one line saying what happened if the worker dies without being asked to stop (an uncaught
+   * error, out of memory). A corrupt file is not a crash: the worker reports it and stays up.
+   */
+  readonly crashed: Promise<string>;
   /** Called after each committed record file (list caches refresh here). */
   onCommitted(listener: (file: string, blockNumber: bigint) => void): void;
-  stop(): Promise<void>;
+  /**
+   * Stops the worker: it abandons the rest of its pass (a file being applied rolls back) and closes the
+   * database. After `graceMs` (default 4 s) the thread is terminated; SQLite's journal keeps the index whole.
+   */
+  stop(graceMs?: number): Promise<void>;
 };
 
-/** Starts the ingest worker thread and tracks what it reports, for readiness and cache refreshes. */
-export function startIngestService(data: IngestWorkerData, log: Logger): IngestService {
-  const worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), {
-    workerData: data,
-    // Decoding allocates many short-lived objects; a larger young generation keeps scavenges rare.
-    resourceLimits: { maxYoungGenerationSizeMb: 256 },
+/** The worker could not open (or migrate) the index: a start-up failure, not a crash. */
+export class DbOpenError extends Error {
+  override readonly name = "DbOpenError";
+}
+
+export type IngestLimits = {
+  /** Cap on the worker's old-generation heap in MB. */
+  heapMb?: number;
+  /** How often to log a progress line while catching up, in ms (default 5000). */
+  progressLogMs?: number;
+};
+
+/** Starts the ingest worker thread and tracks what it reports, for readiness, metrics and cache refreshes. */
+export function startIngestService(
+  data: Omit<IngestWorkerData, "stopFlag">,
+  log: Logger,
+  limits: IngestLimits = {},
+): IngestService {
+  const stopFlag = new SharedArrayBuffer(4);
+  const source = ingestWorkerSource();
+  const worker = new Worker(source.kind === "file" ? source.url : source.code, {
+    eval: source.kind === "eval",
+    workerData: { ...data, stopFlag } satisfies IngestWorkerData,
+    resourceLimits: {
+      // Decoding allocates many short-lived objects; a larger young generation keeps scavenges rare.
+      maxYoungGenerationSizeMb: 256,
+      ...(limits.heapMb === undefined ? {} : { maxOldGenerationSizeMb: limits.heapMb }),
+    },
   });
   const status: IngestStatus = {
     state: "catching-up",
@@ -41,36 +82,78 @@ export function startIngestService(data: IngestWorkerData, log: Logger): IngestS
     file: null,
     lastBlock: null,
     lastFile: null,
+    lastConsensusEndNs: null,
+    newestFile: null,
+    errors: 0,
   };
+  const meter = createProgressMeter();
+  let filesLeft = 0;
   const listeners: Array<(file: string, blockNumber: bigint) => void> = [];
   let resolveDb!: () => void;
   let rejectDb!: (error: Error) => void;
   let resolveSettled!: (outcome: { files: number; transactions: number } | null) => void;
+  let resolveCrashed!: (line: string) => void;
   const dbReady = new Promise<void>((resolve, reject) => {
     resolveDb = resolve;
     rejectDb = reject;
   });
+  // A caller that never awaits dbReady (it failed later) must not see an unhandled rejection.
+  dbReady.catch(() => {});
   const settled = new Promise<{ files: number; transactions: number } | null>((resolve) => {
     resolveSettled = resolve;
   });
+  const crashed = new Promise<string>((resolve) => {
+    resolveCrashed = resolve;
+  });
   let exited = false;
+  let stopping = false;
 
   const stopWith = (file: string | null, reason: string) => {
+    if (status.state !== "stopped") status.errors += 1;
     status.state = "stopped";
     status.file = file;
     status.reason = reason;
     resolveSettled(null);
   };
 
+  const progressTimer = setInterval(() => {
+    if (status.state !== "catching-up") return;
+    const p = meter.snapshot(filesLeft);
+    log.info(
+      {
+        filesPerSecond: p.filesPerSecond,
+        transactionsPerSecond: p.transactionsPerSecond,
+        filesLeft: p.filesLeft,
+        etaSeconds: p.etaSeconds,
+        lastFile: status.lastFile,
+      },
+      "catching up",
+    );
+  }, limits.progressLogMs ?? 5000);
+  progressTimer.unref();
+
   worker.on("message", (message: IngestWorkerMessage) => {
     switch (message.type) {
       case "db-ready":
         resolveDb();
         break;
+      case "db-failed":
+        // Expected to end the worker: not reported as a crash, start-up fails with this reason instead.
+        stopping = true;
+        rejectDb(new DbOpenError(message.reason));
+        stopWith(null, `cannot open the database: ${message.reason}`);
+        break;
+      case "planned":
+        filesLeft = message.files;
+        status.newestFile = message.newest;
+        break;
       case "committed": {
         const blockNumber = BigInt(message.blockNumber);
         status.lastBlock = blockNumber;
         status.lastFile = message.file;
+        status.lastConsensusEndNs = BigInt(message.consensusEnd);
+        if (filesLeft > 0) filesLeft -= 1;
+        meter.committed(message.transactions);
         for (const listener of listeners) listener(message.file, blockNumber);
         break;
       }
@@ -84,26 +167,40 @@ export function startIngestService(data: IngestWorkerData, log: Logger): IngestS
     }
   });
   worker.on("error", (error) => {
-    log.error({ err: error }, "ingest worker failed");
+    const line = `ingest worker crashed: ${error.message}`;
     rejectDb(error);
-    stopWith(null, `ingest worker failed: ${error.message}`);
+    stopWith(null, line);
+    if (!stopping) resolveCrashed(line);
   });
   worker.on("exit", (code) => {
     exited = true;
-    if (status.state !== "stopped" && code !== 0) stopWith(null, `ingest worker exited with code ${code}`);
+    clearInterval(progressTimer);
+    if (stopping) return;
+    const line = `ingest worker exited unexpectedly (code ${code})`;
+    rejectDb(new Error(line));
+    if (status.state !== "stopped") stopWith(null, line);
+    resolveCrashed(line);
   });
 
   return {
     status: () => ({ ...status }),
+    progress: () => meter.snapshot(filesLeft),
     dbReady,
     settled,
+    crashed,
     onCommitted: (listener) => listeners.push(listener),
-    async stop() {
+    async stop(graceMs = 4000) {
+      stopping = true;
+      clearInterval(progressTimer);
       if (exited) return;
       const exit = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+      // The flag reaches a worker busy applying files; the message reaches one idling between passes.
+      Atomics.store(new Int32Array(stopFlag), 0, 1);
       worker.postMessage({ type: "stop" } satisfies IngestWorkerCommand);
-      // A worker busy applying a big file answers after that file commits; don't wait forever on shutdown.
-      const timeout = setTimeout(() => void worker.terminate(), 10_000);
+      const timeout = setTimeout(() => {
+        log.warn({ graceMs }, "ingest worker did not stop in time; terminating it");
+        void worker.terminate();
+      }, graceMs);
       await exit;
       clearTimeout(timeout);
     },

@@ -2,6 +2,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { createLogger } from "../log.ts";
 import { openWriter } from "../store/db.ts";
 import { createWriteStore } from "../store/write-store.ts";
+import { AbandonedError } from "./apply.ts";
 import { createIngestor } from "./ingestor.ts";
 import type { IngestWorkerCommand, IngestWorkerData, IngestWorkerMessage } from "./messages.ts";
 import { loadSignatureCheck } from "./signature-check.ts";
@@ -11,23 +12,45 @@ import { watchDirectory } from "./watcher.ts";
 /**
  * The ingest worker: the only writer of the index. It applies the files present at start, reports that it has
  * caught up, then follows the directory until it is told to stop or a file cannot be applied.
+ *
+ * Written without top-level await: the single executable bundles it as a CommonJS script.
  */
 const data = workerData as IngestWorkerData;
 const port = parentPort!;
-const log = createLogger(data.logLevel).child({ component: "ingest", dir: data.recordsDir });
+const log = createLogger(data.logLevel, { format: data.logFormat }).child({
+  component: "ingest",
+  dir: data.recordsDir,
+});
 const post = (message: IngestWorkerMessage) => port.postMessage(message);
+const stopFlag = new Int32Array(data.stopFlag);
+/** The main thread asked to stop: read between files and transactions, where no message can be. */
+const stopRequested = () => Atomics.load(stopFlag, 0) === 1;
 
-const db = openWriter(data.dbPath, { durable: data.durable });
+const db = (() => {
+  try {
+    return openWriter(data.dbPath, { durable: data.durable });
+  } catch (error) {
+    // Not a crash: the main thread reports it as a start-up failure naming the database.
+    post({ type: "db-failed", reason: (error as Error).message });
+    process.exit(1);
+  }
+})();
 post({ type: "db-ready" });
 
 let files = 0;
 let transactions = 0;
+let newestPlanned: string | null = null;
 const ingestor = createIngestor({
   dir: data.recordsDir,
   store: createWriteStore(db),
   waitSignatures: data.waitSignatures,
   log,
   checkSignature: data.addressBookPath ? loadSignatureCheck(data.addressBookPath, data.recordsDir) : null,
+  shouldStop: stopRequested,
+  onPlanned: (names) => {
+    newestPlanned = names.at(-1) ?? newestPlanned;
+    if (newestPlanned !== null) post({ type: "planned", files: names.length, newest: newestPlanned });
+  },
   onCommitted: (applied, durationMs) => {
     files += 1;
     transactions += applied.transactions;
@@ -50,10 +73,14 @@ let watcher: { close(): Promise<void> } | undefined;
 function pass(): void {
   if (halted) return;
   try {
-    while (ingestor.ingestReady().length > 0) {
+    while (!stopRequested() && ingestor.ingestReady().length > 0) {
       // keep going: applying files takes time, and more may have become complete meanwhile
     }
   } catch (error) {
+    if (error instanceof AbandonedError) {
+      log.info({ file: error.file }, "stopping: rolled back the file being applied");
+      return;
+    }
     const stop = describeStop(error);
     log.error({ file: stop.file, reason: stop.reason }, "ingestion stopped");
     post({ type: "stopped", file: stop.file, reason: stop.reason });
@@ -77,24 +104,30 @@ function schedulePass(): void {
   }, 25);
 }
 
+/** Closes the database (no transaction is open between passes) and ends the thread. */
+function finish(): void {
+  halt();
+  db.close();
+  port.close();
+}
+
 port.on("message", (command: IngestWorkerCommand) => {
-  if (command.type === "stop") {
-    halt();
-    db.close();
-    port.close();
-  }
+  if (command.type === "stop") finish();
 });
 
-pass();
-if (!data.waitSignatures && !halted) {
-  // Without signatures a file counts as complete only when its size is unchanged on a second look.
-  await new Promise((resolve) => setTimeout(resolve, data.pollMs));
+async function start(): Promise<void> {
   pass();
-}
-if (!halted) {
+  if (!data.waitSignatures && !halted && !stopRequested()) {
+    // Without signatures a file counts as complete only when its size is unchanged on a second look.
+    await new Promise((resolve) => setTimeout(resolve, data.pollMs));
+    pass();
+  }
+  if (halted || stopRequested()) return;
   post({ type: "caught-up", files, transactions });
   if (data.follow) {
     watcher = watchDirectory(data.recordsDir, schedulePass, log);
     timer = setInterval(pass, data.pollMs);
   }
 }
+
+void start();

@@ -68,8 +68,12 @@ export function listDocumentedResponses(): Array<{ template: string; method: Met
   const found: Array<{ template: string; method: Method; status: number }> = [];
   for (const [template, item] of Object.entries(loadOpenApiDocument().paths)) {
     if (item.get === undefined) continue;
-    for (const status of Object.keys(item.get.responses))
+    for (const [status, entry] of Object.entries(item.get.responses)) {
+      // Only JSON bodies are validated: the YAML document, the docs page and /metrics are text.
+      const content = "$ref" in entry ? undefined : entry.content;
+      if (content !== undefined && content["application/json"] === undefined) continue;
       found.push({ template, method: "get", status: +status });
+    }
   }
   return found;
 }

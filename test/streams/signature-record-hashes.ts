@@ -15,7 +15,7 @@ export function readReal(relativePath: string): Buffer {
   return readFileSync(new URL(relativePath, REAL_STREAMS));
 }
 
-/** Paths (relative to real-streams/) of every file under `folder` whose name ends with `suffix`, sorted. */
+/** Paths (relative to fixtures/real/) of every file under `folder` whose name ends with `suffix`, sorted. */
 export function listReal(folder: string, suffix: string): string[] {
   const entries = readdirSync(new URL(folder, REAL_STREAMS), { recursive: true, encoding: "utf8" });
   return entries

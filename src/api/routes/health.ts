@@ -1,12 +1,14 @@
 import { Router } from "express";
+import type { Progress } from "../../ingest/progress.ts";
 import type { IngestStatus } from "../../ingest/service.ts";
 import { toJson } from "../json.ts";
 
 /**
  * Liveness: the process answers. Readiness: the files present at start are applied and ingestion is healthy;
- * otherwise 503 with what is going on (still catching up, or the file that stopped ingestion and why).
+ * otherwise 503 with what is going on (still catching up, or the file that stopped ingestion and why). With
+ * `progress`, the body also carries the catch-up pace (the numbers of the "catching up" log line).
  */
-export function healthRoutes(status: () => IngestStatus): Router {
+export function healthRoutes(status: () => IngestStatus, progress?: () => Progress): Router {
   const router = Router();
   router.get("/health/liveness", (_req, res) => {
     res
@@ -23,6 +25,7 @@ export function healthRoutes(status: () => IngestStatus): Router {
       file: s.file,
       lastBlock: s.lastBlock,
       lastFile: s.lastFile,
+      ...(progress ? { progress: progress() } : {}),
     };
     res
       .status(s.state === "ready" ? 200 : 503)

@@ -1,0 +1,107 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir, userInfo } from "node:os";
+import { join } from "node:path";
+import { getAsset } from "node:sea";
+import { threadId } from "node:worker_threads";
+import type { AssetName, WorkerSource } from "./assets.ts";
+
+/**
+ * `assets.ts` for the single executable (scripts/build-binary.mjs bundles this module in its place): every
+ * asset is read from the executable. The native SQLite addon and the demo stream must exist as files (the
+ * dynamic loader and the watcher want paths), so they are written once to a private cache folder.
+ */
+
+/** Set by the bundler: the package version, the demo stream's file names, a digest of the embedded assets. */
+declare const __MIRRORLITE_VERSION__: string;
+declare const __MIRRORLITE_DEMO_FILES__: string[];
+declare const __MIRRORLITE_ASSETS_DIGEST__: string;
+
+export type { AssetName, WorkerSource };
+
+export function ingestWorkerSource(): WorkerSource {
+  return { kind: "eval", code: getAsset("worker.cjs", "utf8") };
+}
+
+export function demoRecordsDir(): string {
+  const dir = join(cacheDir(), "demo", "record0.0.3");
+  for (const name of __MIRRORLITE_DEMO_FILES__) materialize(join(dir, name), `demo/${name}`);
+  return dir;
+}
+
+let addon: object | undefined;
+/** The better-sqlite3 addon, loaded from its cached copy (each thread loads it once). */
+export function sqliteNativeBinding(): object {
+  if (addon === undefined) {
+    const path = join(cacheDir(), "better_sqlite3.node");
+    materialize(path, "better_sqlite3.node");
+    const module = { exports: {} as object };
+    process.dlopen(module, path);
+    addon = module.exports;
+  }
+  return addon;
+}
+
+export function mirrorliteVersion(): string {
+  return __MIRRORLITE_VERSION__;
+}
+
+export async function readAsset(name: AssetName): Promise<Buffer | null> {
+  return Buffer.from(getAsset(name));
+}
+
+let cache: string | undefined;
+/**
+ * A folder only this user can write, named after the embedded assets' digest so that two builds never share
+ * files: `$MIRRORLITE_CACHE_DIR`, else `$XDG_CACHE_HOME/mirrorlite`, else `~/.cache/mirrorlite`, else the temp
+ * folder (service users often have no home, or a read-only one). The first that can be created is used.
+ */
+function cacheDir(): string {
+  if (cache !== undefined) return cache;
+  const candidates = [
+    process.env.MIRRORLITE_CACHE_DIR,
+    process.env.XDG_CACHE_HOME ? join(process.env.XDG_CACHE_HOME, "mirrorlite") : undefined,
+    homeCache(),
+    join(tmpdir(), `mirrorlite-${userInfo().uid}`),
+  ].filter((dir): dir is string => Boolean(dir));
+  let lastError: unknown;
+  for (const base of candidates) {
+    const dir = join(base, `${__MIRRORLITE_VERSION__}-${__MIRRORLITE_ASSETS_DIGEST__}`);
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      cache = dir;
+      return dir;
+    } catch (error) {
+      lastError = error;
+      if (base === process.env.MIRRORLITE_CACHE_DIR) break; // asked for explicitly: no silent fallback
+    }
+  }
+  throw new Error(`no writable cache folder for mirrorlite's files: ${(lastError as Error).message}`);
+}
+
+function homeCache(): string {
+  try {
+    const home = homedir();
+    // Never create a home folder that is not there (service users often point at a missing one).
+    return home && home !== "/" && existsSync(home) ? join(home, ".cache", "mirrorlite") : "";
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Makes `path` hold exactly the asset's bytes. An existing copy is compared byte for byte (a truncated or
+ * altered file is replaced); a new one is written beside it and renamed into place, so concurrent starts never
+ * see half a file.
+ */
+function materialize(path: string, asset: string): void {
+  const bytes = Buffer.from(getAsset(asset));
+  try {
+    if (readFileSync(path).equals(bytes)) return;
+  } catch {
+    // missing: written below
+  }
+  mkdirSync(join(path, ".."), { recursive: true, mode: 0o700 });
+  const temp = `${path}.${process.pid}-${threadId}.tmp`;
+  writeFileSync(temp, bytes, { mode: 0o600 });
+  renameSync(temp, path);
+}

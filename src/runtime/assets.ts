@@ -1,0 +1,65 @@
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * What the running program needs besides its own modules, found on disk next to the code: the ingest worker's
+ * entry, the bundled demo stream, the OpenAPI document, Swagger UI's files and the version. The single
+ * executable build swaps this module for `assets-sea.ts`, which has the same exports and reads the same
+ * things from the executable itself (see scripts/build-binary.mjs).
+ */
+
+/** How to start the ingest worker: a module file, or (single executable) its bundled source. */
+export type WorkerSource = { kind: "file"; url: URL } | { kind: "eval"; code: string };
+
+/** Files the HTTP side serves as they are: the OpenAPI document in both forms and Swagger UI's page assets. */
+export type AssetName = "openapi.yaml" | "openapi.json" | "swagger-ui.css" | "swagger-ui-bundle.js";
+
+// Running from src/ (tests, tsx) or from the compiled dist/: both sit one level below the repository.
+const here = import.meta.url;
+const compiled = !here.endsWith(".ts");
+
+export function ingestWorkerSource(): WorkerSource {
+  // Compiled code starts the compiled worker; TypeScript sources need the tsx loader installed in the thread.
+  const entry = compiled ? "../ingest/worker.js" : "../ingest/worker-bootstrap.mjs";
+  return { kind: "file", url: new URL(entry, here) };
+}
+
+/** The stream a new user sees with no flags: generated from `fixtures/scenarios/demo.yaml`. */
+export function demoRecordsDir(): string {
+  return fileURLToPath(new URL("../../fixtures/streams/demo/record0.0.3", here));
+}
+
+/** better-sqlite3's default loader finds the addon in node_modules. */
+export function sqliteNativeBinding(): object | undefined {
+  return undefined;
+}
+
+let version: string | undefined;
+export function mirrorliteVersion(): string {
+  version ??= (JSON.parse(readFileSync(new URL("../../package.json", here), "utf8")) as { version: string })
+    .version;
+  return version;
+}
+
+/** The bytes of a served asset; null when this installation lacks it (the route answers 404). */
+export async function readAsset(name: AssetName): Promise<Buffer | null> {
+  switch (name) {
+    case "openapi.yaml":
+      return readFileSync(new URL("../api/openapi.yaml", here));
+    case "openapi.json": {
+      // The build writes the JSON form beside the compiled code, so the runtime never needs a YAML parser.
+      const built = new URL("../api/openapi.json", here);
+      if (existsSync(built)) return readFileSync(built);
+      // Running from the TypeScript sources (tests, development): convert with the dev dependency.
+      const { parse } = await import("yaml");
+      return Buffer.from(JSON.stringify(parse(readFileSync(new URL("../api/openapi.yaml", here), "utf8"))));
+    }
+    default: {
+      const require = createRequire(here);
+      const dir = dirname(require.resolve("swagger-ui-dist/package.json"));
+      return readFileSync(join(dir, name));
+    }
+  }
+}

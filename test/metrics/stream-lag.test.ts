@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { fileNameTimeNs, secondsBehind } from "../../src/metrics/stream-lag.ts";
+
+describe("how far the index is behind the folder", () => {
+  it("reads a record file's start from its name, to the nanosecond", () => {
+    expect(fileNameTimeNs("2022-07-13T08_46_08.041986003Z.rcd.gz")).toBe(1_657_701_968_041_986_003n);
+    expect(fileNameTimeNs("2019-09-13T21_53_51.396440Z.rcd")).toBe(1_568_411_631_396_440_000n);
+    expect(fileNameTimeNs("2019-09-13T21_53_51Z.rcd")).toBe(1_568_411_631_000_000_000n);
+    expect(fileNameTimeNs("index.db")).toBeNull();
+  });
+
+  it("is the consensus time between the last applied file and the newest complete one", () => {
+    const last = "2022-07-13T08_46_08.041986003Z.rcd.gz";
+    expect(secondsBehind(last, "2022-07-13T08_46_11.304284003Z.rcd.gz")).toBe(3.262);
+    expect(secondsBehind(last, last)).toBe(0);
+    expect(secondsBehind(last, null)).toBe(0);
+    expect(secondsBehind(null, null)).toBe(0);
+    expect(secondsBehind(null, last)).toBeNaN();
+  });
+});
