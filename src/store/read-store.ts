@@ -1,5 +1,6 @@
 import { type BalanceQueries, createBalanceQueries } from "./balances.ts";
 import { type BlockQueries, createBlockQueries } from "./blocks.ts";
+import { createStatementCache, DEFAULT_CACHED_STATEMENTS, type StatementCache } from "./conditions.ts";
 import type { Db } from "./db.ts";
 import { createNftQueries, type NftQueries } from "./nfts.ts";
 import { createTokenListQueries, type TokenListQueries } from "./token-lists.ts";
@@ -8,6 +9,8 @@ import { createTokenQueries, type TokenQueries } from "./tokens.ts";
 /** Every read query the API uses, prepared once on the read-only connection. */
 export type ReadStore = {
   db: Db;
+  /** The prepared list statements, by SQL text (bounded: input decides the text). */
+  statements: StatementCache;
   tokens: TokenQueries;
   blocks: BlockQueries;
   tokenLists: TokenListQueries;
@@ -15,13 +18,16 @@ export type ReadStore = {
   nfts: NftQueries;
 };
 
-export function createReadStore(db: Db): ReadStore {
+/** Every read query the API uses, prepared on the read-only connection; list queries share one bounded cache. */
+export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENTS): ReadStore {
+  const statements = createStatementCache(db, maxStatements);
   return {
     db,
+    statements,
     tokens: createTokenQueries(db),
     blocks: createBlockQueries(db),
-    tokenLists: createTokenListQueries(db),
-    balances: createBalanceQueries(db),
-    nfts: createNftQueries(db),
+    tokenLists: createTokenListQueries(db, statements),
+    balances: createBalanceQueries(db, statements),
+    nfts: createNftQueries(db, statements),
   };
 }

@@ -1,4 +1,11 @@
-import { type Condition, createStatementCache, direction, type Order, WhereBuilder } from "./conditions.ts";
+import {
+  type Condition,
+  createStatementCache,
+  direction,
+  type Order,
+  type StatementCache,
+  WhereBuilder,
+} from "./conditions.ts";
 import type { Db } from "./db.ts";
 import { compileContainsPattern, type LikePattern, matchesLike } from "./like-pattern.ts";
 
@@ -37,8 +44,10 @@ export type TokenListQueries = {
 /** `name_matches(name, patternsJson)`: 1 when the name matches every `ILIKE '%v%'` pattern in the JSON array. */
 const NAME_MATCH_FUNCTION = "mirrorlite_name_matches_all";
 
-export function createTokenListQueries(db: Db): TokenListQueries {
-  const statement = createStatementCache(db);
+export function createTokenListQueries(
+  db: Db,
+  statement: StatementCache = createStatementCache(db),
+): TokenListQueries {
   // Compiled name filters by their JSON text. Filters come from requests: the memo is cleared rather than
   // allowed to grow, and compiling again is cheap.
   const compiled = new Map<string, LikePattern[]>();
