@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { createApp } from "../api/app.ts";
+import { type AppDeps, createApp } from "../api/app.ts";
 import { listen } from "../api/server.ts";
 import type { Config } from "../config.ts";
 import { type IngestService, startIngestService } from "../ingest/service.ts";
@@ -19,7 +19,14 @@ export type RunningService = {
  * Starts the ingest worker on the records folder and, once the index exists, the HTTP server. The server keeps
  * answering whatever happens to ingestion; readiness tells how ingestion is doing.
  */
-export async function startService(config: Config, log: Logger): Promise<RunningService> {
+/** What a caller may add to the API: more Express routers, a request observer (metrics). */
+export type ServiceExtras = Pick<AppDeps, "routers" | "observe">;
+
+export async function startService(
+  config: Config,
+  log: Logger,
+  extras: ServiceExtras = {},
+): Promise<RunningService> {
   const location = resolveDbLocation(config.db);
   const ingest = startIngestService(ingestWorkerData(config, location, true), log);
   try {
@@ -33,8 +40,10 @@ export async function startService(config: Config, log: Logger): Promise<Running
     store: createReadStore(reader),
     status: ingest.status,
     log: log.child({ component: "api" }),
+    listCacheMaxStaleMs: config.listCacheMs,
+    ...extras,
   });
-  const { server, port } = await listen(app, config.host, config.port);
+  const { server, port } = await listen(app.listener, config.host, config.port);
   log.info(
     { host: config.host, port, records: config.recordsDir, db: config.db },
     "serving the mirror node API",
