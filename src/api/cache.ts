@@ -1,7 +1,8 @@
 /**
  * The one response cache of the HTTP front, shared by every route in the route table. Answers are kept
  * rendered under the URL as sent: status, body bytes, the header list and the weak ETag, with the generation
- * (last committed block) they were computed at and when. A hit costs a map lookup and one write.
+ * (last committed block) they were computed at and when. A hit costs a map lookup and one write. An answer is
+ * kept from the second time its URL is computed (see `offer`).
  *
  * Whether a kept answer may still be served depends on its route's caching (see `RouteCaching`): an `exact`
  * answer only while the generation is unchanged (never stale); a `stale-ok` answer also for the list
@@ -49,8 +50,12 @@ export type ResponseCacheOptions = {
 export type ResponseCache = {
   /** The kept answer for `key` if it may still be served at `generation` and time `at` (ms). */
   get(key: string, generation: unknown, at: number): RenderedResponse | undefined;
-  /** Keeps an answer computed at `generation` (read before the query ran) and time `at`. */
-  set(key: string, response: RenderedResponse, generation: unknown, at: number, staleMs: number): void;
+  /**
+   * Offers an answer computed at `generation` (read before the query ran) and time `at`. It is kept from the
+   * second time its key is offered: a URL asked once (a new instant, a new id) never displaces answers that
+   * are asked again, nor costs the memory of keeping it. Returns whether it was kept.
+   */
+  offer(key: string, response: RenderedResponse, generation: unknown, at: number, staleMs: number): boolean;
   readonly size: number;
 };
 
@@ -60,6 +65,9 @@ export function createResponseCache(options: ResponseCacheOptions = {}): Respons
     maxSize: options.maxBytes ?? 64 * 1024 * 1024,
     sizeCalculation: (entry, key) => entry.response.bytes + key.length + 200,
   });
+  // Keys offered once recently (the "doorkeeper"): bounded, and forgotten all at once when full.
+  const seenOnce = new Set<string>();
+  const maxSeen = options.maxEntries ?? 10_000;
   return {
     get(key, generation, at) {
       const entry = entries.get(key);
@@ -68,8 +76,14 @@ export function createResponseCache(options: ResponseCacheOptions = {}): Respons
       if (entry.generation === generation || at - entry.createdAt < entry.staleMs) return entry.response;
       return undefined;
     },
-    set(key, response, generation, createdAt, staleMs) {
+    offer(key, response, generation, createdAt, staleMs) {
+      if (!seenOnce.delete(key) && !entries.has(key)) {
+        if (seenOnce.size >= maxSeen) seenOnce.clear();
+        seenOnce.add(key);
+        return false;
+      }
       entries.set(key, { response, generation, createdAt, staleMs });
+      return true;
     },
     get size() {
       return entries.size;

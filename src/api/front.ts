@@ -121,12 +121,13 @@ export function createFront(deps: FrontDeps): RequestListener {
       }
       const answer = route.handle({ url, params: found.params });
       const rendered = renderResponse(answer.status, answer.json, cacheControls.get(route)!, answer.next);
-      const keep = cacheable && answer.status >= 200 && answer.status < 300;
+      const cacheableAnswer = cacheable && answer.status >= 200 && answer.status < 300;
       // Filed under the generation read before the query: an answer computed while a file commits is at
       // least as new as that generation.
-      if (keep) cache.set(url, rendered, current, at, route.caching === "stale-ok" ? listStaleMs : 0);
+      if (cacheableAnswer)
+        cache.offer(url, rendered, current, at, route.caching === "stale-ok" ? listStaleMs : 0);
       writeResponse(req, res, rendered);
-      report(res, started, template, method, keep ? "miss" : "none");
+      report(res, started, template, method, cacheableAnswer ? "miss" : "none");
     } catch (error) {
       writeError(req, res, error, log);
       report(res, started, template, method, "none");
