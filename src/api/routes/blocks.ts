@@ -37,7 +37,7 @@ export type BlockResponder = {
   block(hashOrNumber: string, url: string): RouteAnswer;
 };
 
-/** Answers block requests from the store, keeping rendered blocks and list pages. */
+/** Answers block requests from the store, keeping each rendered block (whole answers are the front's to keep). */
 export function createBlockResponder(store: ReadStore, options: BlockRouteOptions = {}): BlockResponder {
   // Rendered blocks (JSON text) by number and by full hash (one text, two keys): a repeated lookup costs no
   // query, and a list page costs one query for its numbers.
