@@ -139,7 +139,7 @@ function ledgerValues(ledger: ExpectedLedger) {
 }
 
 /** A value (without operator) of the given kind, not yet URL-encoded. */
-export function valueOf(kind: ValueKind, ledger: ExpectedLedger, wellFormed = false): fc.Arbitrary<string> {
+export function valueArbitrary(kind: ValueKind, ledger: ExpectedLedger, wellFormed = false): fc.Arbitrary<string> {
   const v = ledgerValues(ledger);
   const numbers = fc.oneof(
     fc.constantFrom(...BOUNDARY_NUMBERS),
@@ -236,8 +236,8 @@ const encoding = fc.constantFrom("encoded", "encoded", "encoded", "encoded", "ra
 function write(text: string, how: string, error: string): string {
   if (how === "encoded") return encodeURIComponent(text);
   // Raw: the sub-delimiters a client may leave unencoded (`+` then reads as a space, `:` as in operators).
-  const raw = encodeURIComponent(text).replace(/%(3A|2C|2B|24|40|21|27|28|29|2A|3B)/g, (escape) =>
-    decodeURIComponent(escape),
+  const raw = encodeURIComponent(text).replace(/%(3A|2C|2B|24|40|21|27|28|29|2A|3B)/g, (encoded) =>
+    decodeURIComponent(encoded),
   );
   if (how === "raw") return raw;
   const at = Math.floor(raw.length / 2);
@@ -257,14 +257,14 @@ const RANGE_OPERATORS = ["", "", "eq:", "lt:", "lte:", "gt:", "gte:"];
 function wellFormedRequest(endpoint: FuzzEndpoint, ledger: ExpectedLedger): fc.Arbitrary<FuzzRequest> {
   const pathNames = Object.keys(endpoint.pathParams);
   const queryNames = Object.keys(endpoint.query);
-  const pathValues = fc.tuple(...pathNames.map((name) => valueOf(endpoint.pathParams[name]!, ledger, true)));
+  const pathValues = fc.tuple(...pathNames.map((name) => valueArbitrary(endpoint.pathParams[name]!, ledger, true)));
   const parameter =
     queryNames.length === 0
       ? fc.constant(null)
       : fc
           .tuple(fc.constantFrom(...queryNames), fc.constantFrom(...RANGE_OPERATORS))
           .chain(([name, op]) =>
-            valueOf(endpoint.query[name]!, ledger, true).map(
+            valueArbitrary(endpoint.query[name]!, ledger, true).map(
               (value) => `${encodeURIComponent(name)}=${encodeURIComponent(`${op}${value}`)}`,
             ),
           );
@@ -283,7 +283,7 @@ function hostileRequest(endpoint: FuzzEndpoint, ledger: ExpectedLedger): fc.Arbi
   const queryNames = Object.keys(endpoint.query);
   const pathValues = fc.tuple(
     ...pathNames.map((name) =>
-      fc.tuple(valueOf(endpoint.pathParams[name]!, ledger), encoding, fc.constantFrom(...PERCENT_ERRORS)),
+      fc.tuple(valueArbitrary(endpoint.pathParams[name]!, ledger), encoding, fc.constantFrom(...PERCENT_ERRORS)),
     ),
   );
   const parameter = fc
@@ -302,7 +302,7 @@ function hostileRequest(endpoint: FuzzEndpoint, ledger: ExpectedLedger): fc.Arbi
     )
     .chain(([name, op, how, error, shape]) => {
       const kind = Object.hasOwn(endpoint.query, name) ? endpoint.query[name] : undefined;
-      const value = kind === undefined ? junk : valueOf(kind, ledger);
+      const value = kind === undefined ? junk : valueArbitrary(kind, ledger);
       return value.map((v) => {
         const key = write(name, how === "broken" ? "encoded" : how, error);
         if (shape === "no equals sign") return key;
