@@ -139,7 +139,11 @@ function ledgerValues(ledger: ExpectedLedger) {
 }
 
 /** A value (without operator) of the given kind, not yet URL-encoded. */
-export function valueArbitrary(kind: ValueKind, ledger: ExpectedLedger, wellFormed = false): fc.Arbitrary<string> {
+export function valueArbitrary(
+  kind: ValueKind,
+  ledger: ExpectedLedger,
+  wellFormed = false,
+): fc.Arbitrary<string> {
   const v = ledgerValues(ledger);
   const numbers = fc.oneof(
     fc.constantFrom(...BOUNDARY_NUMBERS),
@@ -257,7 +261,9 @@ const RANGE_OPERATORS = ["", "", "eq:", "lt:", "lte:", "gt:", "gte:"];
 function wellFormedRequest(endpoint: FuzzEndpoint, ledger: ExpectedLedger): fc.Arbitrary<FuzzRequest> {
   const pathNames = Object.keys(endpoint.pathParams);
   const queryNames = Object.keys(endpoint.query);
-  const pathValues = fc.tuple(...pathNames.map((name) => valueArbitrary(endpoint.pathParams[name]!, ledger, true)));
+  const pathValues = fc.tuple(
+    ...pathNames.map((name) => valueArbitrary(endpoint.pathParams[name]!, ledger, true)),
+  );
   const parameter =
     queryNames.length === 0
       ? fc.constant(null)
@@ -283,7 +289,11 @@ function hostileRequest(endpoint: FuzzEndpoint, ledger: ExpectedLedger): fc.Arbi
   const queryNames = Object.keys(endpoint.query);
   const pathValues = fc.tuple(
     ...pathNames.map((name) =>
-      fc.tuple(valueArbitrary(endpoint.pathParams[name]!, ledger), encoding, fc.constantFrom(...PERCENT_ERRORS)),
+      fc.tuple(
+        valueArbitrary(endpoint.pathParams[name]!, ledger),
+        encoding,
+        fc.constantFrom(...PERCENT_ERRORS),
+      ),
     ),
   );
   const parameter = fc
