@@ -8,7 +8,9 @@
  * 2. Serves the index with `mirrorlite serve` in a child process and drives `GET /api/v1/tokens/{id}` over a
  *    rotating set of ids, without and with `timestamp`, with autocannon (32 connections), next to a bare
  *    `node:http` server answering a fixed body of the same size, in the same run. Target: at least half of
- *    the bare server's requests per second.
+ *    the bare server's requests per second. Then URLs never asked before (a new id, a new instant on every
+ *    request: nothing is answered from the response cache), target a quarter of bare, and for information
+ *    point-in-time balances and token lists with a new URL on every request.
  *
  * Run alone: `node --import tsx bench/ingest-and-lookup.ts [--transactions N] [--tokens N] [--seconds S]`.
  */
@@ -111,10 +113,18 @@ export async function benchIngestAndLookup(
       );
     const ids = spread(1000, 1);
     // An instant half-way through the stream, asked of tokens created before it (each file covers 2 s).
-    const middle = `${1735689600 + Math.floor(generated.files)}.000000000`;
+    const middleSeconds = 1735689600 + Math.floor(generated.files);
+    const middle = `${middleSeconds}.000000000`;
     const olderIds = spread(1000, 0.45);
-    // More distinct ids than the lookup cache keeps: nearly every request reads SQLite.
+    // More distinct ids than the response cache keeps (10,000): round-robin, every request reads SQLite.
     const manyIds = spread(Math.min(20_000, last - first + 1), 1);
+    /** A URL never asked before on every call: an instant after `middle`, one nanosecond later each time. */
+    let fresh = 0;
+    const newInstant = () => {
+      fresh++;
+      const seconds = middleSeconds + (fresh % Math.max(1, generated.files));
+      return `${seconds}.${String(fresh % 1_000_000_000).padStart(9, "0")}`;
+    };
     const server = await startMirrorlite(recordsDir, dbFile, await freePort());
     const results: LookupResult[] = [];
     try {
@@ -126,8 +136,26 @@ export async function benchIngestAndLookup(
           0.5,
         ],
         [
-          `GET /api/v1/tokens/{id} (${manyIds.length} ids, uncached)`,
+          `GET /api/v1/tokens/{id} (a new id every request, ${manyIds.length} ids)`,
           manyIds.map((id) => `/api/v1/tokens/${id}`),
+          0.25,
+        ],
+        [
+          "GET /api/v1/tokens/{id}?timestamp=lte:T (a new T every request)",
+          (i: number) => `/api/v1/tokens/${olderIds[i % olderIds.length]}?timestamp=lte:${newInstant()}`,
+          0.25,
+        ],
+        [
+          "GET /api/v1/tokens/{id}/balances?timestamp=lte:T (a new T every request)",
+          (i: number) =>
+            `/api/v1/tokens/${olderIds[i % olderIds.length]}/balances?timestamp=lte:${newInstant()}`,
+          null,
+        ],
+        [
+          "GET /api/v1/tokens?token.id=gt:X (a new X every request)",
+          // The second bound changes on every request, so no answer is ever reused.
+          () =>
+            `/api/v1/tokens?token.id=gt:${manyIds[fresh++ % manyIds.length]}&token.id=lt:0.0.${4_000_000_000 - fresh}`,
           null,
         ],
       ] as const) {

@@ -11,13 +11,22 @@ export type LoadResult = {
 };
 
 /**
- * Drives `paths` round-robin against a server on loopback with autocannon (32 connections by default) and
- * reports the mean requests per second and latency percentiles.
+ * The URLs a load asks for: a list driven round-robin, or a function of the request's index (for a URL never
+ * asked before on every request: a new instant, a new id).
+ */
+export type Paths = readonly string[] | ((index: number) => string);
+
+const pathAt = (paths: Paths, index: number): string =>
+  typeof paths === "function" ? paths(index) : (paths[index % paths.length] ?? "/");
+
+/**
+ * Drives `paths` against a server on loopback with autocannon (32 connections by default) and reports the
+ * mean requests per second and latency percentiles.
  */
 export async function load(
   label: string,
   port: number,
-  paths: readonly string[],
+  paths: Paths,
   seconds = 10,
   connections = 32,
 ): Promise<LoadResult> {
@@ -28,7 +37,7 @@ export async function load(
     duration: seconds,
     requests: [
       {
-        setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] ?? "/" }),
+        setupRequest: (request) => ({ ...request, path: pathAt(paths, next++) }),
       },
     ],
   });
@@ -75,14 +84,14 @@ const WARM_UP_SECONDS = 2;
 export async function compareWithBare(options: {
   port: number;
   name: string;
-  paths: readonly string[];
+  paths: Paths;
   target: number | null;
   seconds: number;
   connections?: number;
   warmUp?: boolean;
 }): Promise<BareComparison> {
   const { port, name, paths, target, seconds, connections = 32 } = options;
-  const bodyBytes = await bodySize(port, paths[0]!);
+  const bodyBytes = await bodySize(port, pathAt(paths, 0));
   const bare = await startBareServer(bodyBytes);
   try {
     if (options.warmUp !== false) await load("warm-up", port, paths, WARM_UP_SECONDS, connections);

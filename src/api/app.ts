@@ -1,17 +1,19 @@
-import express, { type Express } from "express";
+import express, { type Express, type RequestHandler } from "express";
 import type { Progress } from "../ingest/progress.ts";
 import type { IngestStatus } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
-import { metricsRoutes, observeCache, observeRequests } from "../metrics/express.ts";
+import { metricsRoutes } from "../metrics/express.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import type { ReadStore } from "../store/read-store.ts";
-import { answerHitsFirst, createListCache } from "./cache.ts";
+import { CORS_HEADER, createResponseCache, type ResponseCache, type ResponseCacheOptions } from "./cache.ts";
+import { createFront, type RequestListener, type RequestObservation } from "./front.ts";
 import { errorHandler, notFound } from "./http-errors.ts";
-import { mountBlockRoutes } from "./routes/blocks.ts";
+import { blockRoutes } from "./routes/blocks.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { mountNetworkRoutes } from "./routes/network.ts";
 import { nftRoutes } from "./routes/nfts.ts";
+import type { RouteDef } from "./routes/route-table.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 
@@ -19,46 +21,72 @@ export type AppDeps = {
   store: ReadStore;
   status: () => IngestStatus;
   log: Logger;
-  /** How stale a cached list response may be once newer data is indexed, in ms (default 1000). */
+  /** How stale a cached list answer may be once newer data is indexed, in ms (default 1000; `--list-cache-ms`). */
   listCacheMaxStaleMs?: number;
-  /** Counts requests and serves `GET /metrics` when given. */
+  /** Size bounds of the response cache. */
+  cache?: ResponseCacheOptions;
+  /** Called once per answered request with its route template, status, duration and cache use (metrics). */
+  observe?: (observation: RequestObservation) => void;
+  /** Counts requests (through `observe`) and serves `GET /metrics` when given. */
   metrics?: Metrics;
   /** Catch-up pace for the readiness body. */
   progress?: () => Progress;
+  /** More Express routers, mounted after health and before the 404 (e.g. groups served by Express). */
+  routers?: readonly RequestHandler[];
 };
 
-/** The Express application: health, then the mirror node's route groups, then the mirror node's 404 and errors. */
-export function createApp({ store, status, log, listCacheMaxStaleMs, metrics, progress }: AppDeps): Express {
+export type App = {
+  /** The `node:http` request listener: the front, which hands Express what the route table does not serve. */
+  listener: RequestListener;
+  express: Express;
+  /** The routes the front serves itself, in matching order (also for documentation and metrics). */
+  routes: readonly RouteDef[];
+  cache: ResponseCache;
+};
+
+/**
+ * The route table, in matching order: fixed paths before parameters that would take them
+ * (`/api/v1/tokens/balances` and `/api/v1/tokens/nfts` are not token IDs).
+ */
+export function apiRoutes(store: ReadStore): RouteDef[] {
+  return [...tokenListRoutes(store), ...nftRoutes(store), ...tokenRoutes(store), ...blockRoutes(store)];
+}
+
+/**
+ * The one wiring point of the API: the route table served by the front with its response cache, and the
+ * Express application for everything else (health, further routers, the mirror node's 404 and errors).
+ */
+export function createApp(deps: AppDeps): App {
+  const { store, status, log } = deps;
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", "weak");
-  // A list answer is as new as the last committed block; the cache recomputes once that changes.
-  let listCache = createListCache({
-    generation: () => status().lastBlock,
-    maxStaleMs: listCacheMaxStaleMs,
-  });
-  // Single-entity lookups are cached only while nothing new is indexed: never stale, and a repeated lookup
-  // (the common case for explorers and wallets) costs a map lookup.
-  let lookupCache = createListCache({ generation: () => status().lastBlock, maxStaleMs: 0 });
-  if (metrics) [listCache, lookupCache] = [observeCache(listCache), observeCache(lookupCache)];
-  // Cached pages are answered before Express routes anything (their stored headers include CORS).
-  answerHitsFirst(app, [listCache, lookupCache]);
-  if (metrics) app.use(metricsRoutes(metrics));
   app.use((_req, res, next) => {
-    res.set("Access-Control-Allow-Origin", "*");
+    res.set(CORS_HEADER, "*");
     next();
   });
-  app.use(healthRoutes(status, progress));
+  app.use(healthRoutes(status, deps.progress));
+  if (deps.metrics) app.use(metricsRoutes(deps.metrics));
   app.use(docsRoutes());
-  // Before tokenRoutes: `/api/v1/tokens/balances` and `/api/v1/tokens/nfts` are not token IDs.
-  app.use(tokenListRoutes(store, listCache));
-  app.use(nftRoutes(store, listCache));
-  app.use(tokenRoutes(store, lookupCache));
-  mountBlockRoutes(app, store, { generation: () => status().lastBlock });
   mountNetworkRoutes(app, store, log, { generation: () => status().lastBlock });
-  // Last: it wraps every fast path above, so each request is timed from its start.
-  if (metrics) observeRequests(app, metrics);
+  for (const router of deps.routers ?? []) app.use(router);
   app.use((_req, _res, next) => next(notFound()));
   app.use(errorHandler(log));
-  return app;
+
+  const routes = apiRoutes(store);
+  const metrics = deps.metrics;
+  const observe =
+    deps.observe ??
+    (metrics === undefined ? undefined : (e: RequestObservation) => metrics.observeRequest(e));
+  const cache = createResponseCache(deps.cache);
+  const listener = createFront({
+    routes,
+    cache,
+    generation: () => status().lastBlock,
+    listStaleMs: deps.listCacheMaxStaleMs ?? 1000,
+    fallback: app,
+    log,
+    ...(observe === undefined ? {} : { observe }),
+  });
+  return { listener, express: app, routes, cache };
 }

@@ -1,183 +1,153 @@
-import { createHash } from "node:crypto";
+/**
+ * The one response cache of the HTTP front, shared by every route in the route table. Answers are kept
+ * rendered under the URL as sent: status, body bytes, the header list and the weak ETag, with the generation
+ * (last committed block) they were computed at and when. A hit costs a map lookup and one write. An answer is
+ * kept from the second time its URL is computed (see `offer`).
+ *
+ * Whether a kept answer may still be served depends on its route's caching (see `RouteCaching`): an `exact`
+ * answer only while the generation is unchanged (never stale); a `stale-ok` answer also for the list
+ * staleness bound after that. Size is bounded by entries and bytes (least recently used go first), so no input can grow it.
+ */
+import { hash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Express, Request, RequestHandler, Response } from "express";
 import { LRUCache } from "lru-cache";
-import { toJson } from "./json.ts";
 
-/** A list response as a route computes it. */
-export type ListPage = { status: number; body: unknown };
+/** Headers every answer of the API carries (the mirror node allows any origin). */
+export const CORS_HEADER = "Access-Control-Allow-Origin";
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
-export type ListCacheOptions = {
+/** A rendered answer, ready to write (and to keep). */
+export type RenderedResponse = {
+  readonly status: number;
   /**
-   * The most a served list may lag behind the index, in milliseconds (default 1000). A cached page stays
-   * valid while nothing new has been indexed; once something has, it is recomputed when older than this.
+   * The JSON text. Kept as a string: node writes a string body in one piece with the headers, where a Buffer
+   * costs a second (vectored) write, and the ETag hashes the string without copying it.
    */
-  maxStaleMs?: number;
-  /** Most pages kept (least recently used go first); default 10,000. */
-  maxEntries?: number;
-  /** Most bytes of response bodies kept; default 64 MiB. */
-  maxBytes?: number;
-  /** A value that changes whenever newly indexed data becomes visible to readers (the last committed block). */
-  generation: () => unknown;
-  /** Milliseconds of a monotonic clock (tests pass their own). */
-  now?: () => number;
-};
-
-export type ListCache = {
-  /**
-   * Answers a list request from memory when a valid page is cached for its exact URL, otherwise computes it
-   * with `compute` (which may throw a parameter error: errors are never cached), keeps it and sends it.
-   * `upstreamMaxAge` is the public mirror node's `max-age` for the route.
-   */
-  send(req: Request, res: Response, upstreamMaxAge: number, compute: () => ListPage): void;
-  /**
-   * Middleware that answers a GET or HEAD whose URL has a valid cached page before any routing happens (the
-   * page was computed by its route, so the URL is known to be one). Everything else goes on to the routes.
-   */
-  readonly serveHits: RequestHandler;
-  /** Answers the request from a valid cached page and returns true, or returns false having done nothing. */
-  tryServe(req: IncomingMessage, res: ServerResponse): boolean;
-  readonly maxStaleMs: number;
+  readonly body: string;
+  /** The body's length in UTF-8 bytes. */
+  readonly bytes: number;
+  readonly etag: string;
+  readonly cacheControl: string;
+  /** A flat [name, value, …] list: node writes it without walking an object per response. */
+  readonly headers: readonly string[];
 };
 
 type Entry = {
-  status: number;
-  body: Buffer;
-  etag: string;
-  cacheControl: string;
-  headers: string[];
+  response: RenderedResponse;
   generation: unknown;
   createdAt: number;
+  /** How long after the generation changed the answer may still be served, in ms (0: not at all). */
+  staleMs: number;
 };
 
-/**
- * An in-memory cache of rendered responses. Pages are keyed by the request URL as sent and stored rendered
- * (JSON bytes, ETag and headers), so a hit costs a map lookup and one write. The app keeps two: list pages,
- * which may lag the index by `maxStaleMs`, and token lookups (`maxStaleMs` 0), which are served only while no
- * newer file has been applied and so are never stale.
- *
- * `Cache-Control` says how long a client may reuse a page: the public mirror node's value for the route, raised
- * to the staleness bound when that is configured higher, so the header never promises fresher data than the
- * cache keeps.
- */
-export function createListCache(options: ListCacheOptions): ListCache {
-  const maxStaleMs = options.maxStaleMs ?? 1000;
-  const now = options.now ?? (() => performance.now());
-  const pages = new LRUCache<string, Entry>({
+export type ResponseCacheOptions = {
+  /** Most answers kept; default 10,000. */
+  maxEntries?: number;
+  /** Most bytes of bodies kept; default 64 MiB. */
+  maxBytes?: number;
+};
+
+export type ResponseCache = {
+  /** The kept answer for `key` if it may still be served at `generation` and time `at` (ms). */
+  get(key: string, generation: unknown, at: number): RenderedResponse | undefined;
+  /**
+   * Offers an answer computed at `generation` (read before the query ran) and time `at`. It is kept from the
+   * second time its key is offered: a URL asked once (a new instant, a new id) never displaces answers that
+   * are asked again, nor costs the memory of keeping it. Returns whether it was kept.
+   */
+  offer(key: string, response: RenderedResponse, generation: unknown, at: number, staleMs: number): boolean;
+  readonly size: number;
+};
+
+export function createResponseCache(options: ResponseCacheOptions = {}): ResponseCache {
+  const entries = new LRUCache<string, Entry>({
     max: options.maxEntries ?? 10_000,
     maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-    sizeCalculation: (entry, key) => entry.body.length + key.length + 200,
+    sizeCalculation: (entry, key) => entry.response.bytes + key.length + 200,
   });
-  const staleSeconds = Math.ceil(maxStaleMs / 1000);
-
-  /** The cached page for a URL if it may still be served. */
-  function valid(key: string, generation: unknown, at: number): Entry | undefined {
-    const entry = pages.get(key);
-    if (entry === undefined) return undefined;
-    // The page is exact while nothing new was indexed, and tolerably stale for maxStaleMs after that.
-    return entry.generation === generation || at - entry.createdAt < maxStaleMs ? entry : undefined;
-  }
-
-  function tryServe(req: IncomingMessage, res: ServerResponse): boolean {
-    if ((req.method !== "GET" && req.method !== "HEAD") || req.url === undefined) return false;
-    // Before routing, `url` is the URL as sent (Express's `originalUrl`, the key pages are stored under).
-    const entry = valid(req.url, options.generation(), now());
-    if (entry === undefined) return false;
-    write(req, res, entry);
-    return true;
-  }
-
+  // Keys offered once recently (the "doorkeeper"): bounded, and forgotten all at once when full.
+  const seenOnce = new Set<string>();
+  const maxSeen = options.maxEntries ?? 10_000;
   return {
-    maxStaleMs,
-    send(req, res, upstreamMaxAge, compute) {
-      const key = req.originalUrl;
-      // The generation is read before the query: a page computed while a file commits is at least as new
-      // as the generation it is filed under.
-      const generation = options.generation();
-      const at = now();
-      let entry = valid(key, generation, at);
-      if (entry === undefined) {
-        const page = compute();
-        const body = Buffer.from(toJson(page.body));
-        const etag = weakEtag(body);
-        const next = (page.body as { links?: { next?: unknown } }).links?.next;
-        // A flat [name, value, …] list: node writes it without walking an object per response.
-        const headers = [
-          "Access-Control-Allow-Origin",
-          "*",
-          "Cache-Control",
-          `public, max-age=${Math.max(upstreamMaxAge, staleSeconds)}`,
-          "Content-Type",
-          "application/json; charset=utf-8",
-          "Content-Length",
-          String(body.length),
-          "ETag",
-          etag,
-        ];
-        if (typeof next === "string") headers.push("Link", `<${next}>; rel="next"`);
-        entry = {
-          status: page.status,
-          body,
-          etag,
-          cacheControl: headers[3]!,
-          headers,
-          generation,
-          createdAt: at,
-        };
-        pages.set(key, entry);
+    get(key, generation, at) {
+      const entry = entries.get(key);
+      if (entry === undefined) return undefined;
+      // Exact while nothing new was indexed; tolerably stale for `staleMs` after that.
+      if (entry.generation === generation || at - entry.createdAt < entry.staleMs) return entry.response;
+      return undefined;
+    },
+    offer(key, response, generation, createdAt, staleMs) {
+      if (!seenOnce.delete(key) && !entries.has(key)) {
+        if (seenOnce.size >= maxSeen) seenOnce.clear();
+        seenOnce.add(key);
+        return false;
       }
-      write(req, res, entry);
+      entries.set(key, { response, generation, createdAt, staleMs });
+      return true;
     },
-    serveHits(req, res, next) {
-      if (!tryServe(req, res)) next();
+    get size() {
+      return entries.size;
     },
-    tryServe,
   };
+}
+
+/** Renders an answer: the JSON bytes, its weak ETag and every header but the conditional ones. */
+export function renderResponse(
+  status: number,
+  json: string,
+  cacheControl: string | null,
+  next: string | null,
+): RenderedResponse {
+  const bytes = Buffer.byteLength(json);
+  const etag = weakEtag(json, bytes);
+  const headers = [CORS_HEADER, "*"];
+  if (cacheControl !== null) headers.push("Cache-Control", cacheControl);
+  headers.push("Content-Type", JSON_CONTENT_TYPE, "Content-Length", String(bytes), "ETag", etag);
+  if (next !== null) headers.push("Link", `<${next}>; rel="next"`);
+  return { status, body: json, bytes, etag, cacheControl: cacheControl ?? "", headers };
 }
 
 /**
- * Lets the caches answer hits before Express sees the request at all: a hit then costs a map lookup and one
- * write, not Express's request setup and routing. Express calls `app.handle` for every request; this wraps it.
+ * Writes an answer with node's own API: 304 for a 2xx whose ETag the client already has (`If-None-Match`,
+ * unless it asks for `Cache-Control: no-cache`, as Express's freshness check has it), no body for HEAD.
  */
-export function answerHitsFirst(app: Express, caches: readonly ListCache[]): void {
-  const routed = app as unknown as {
-    handle: (req: IncomingMessage, res: ServerResponse, next?: unknown) => void;
-  };
-  const handle = routed.handle.bind(app);
-  routed.handle = (req, res, next) => {
-    for (const cache of caches) if (cache.tryServe(req, res)) return;
-    handle(req, res, next);
-  };
-}
-
-/** Writes a page with node's own API (a hit must cost little): 304 for a matching If-None-Match, no body for HEAD. */
-function write(req: IncomingMessage, res: ServerResponse, entry: Entry): void {
-  if (matches(req.headers["if-none-match"], entry.etag)) {
-    res.writeHead(304, [
-      "Access-Control-Allow-Origin",
-      "*",
-      "Cache-Control",
-      entry.cacheControl,
-      "ETag",
-      entry.etag,
-    ]);
+export function writeResponse(req: IncomingMessage, res: ServerResponse, response: RenderedResponse): void {
+  const ifNoneMatch = req.headers["if-none-match"];
+  if (
+    ifNoneMatch !== undefined &&
+    response.status >= 200 &&
+    response.status < 300 &&
+    matches(ifNoneMatch, response.etag) &&
+    !NO_CACHE.test(req.headers["cache-control"] ?? "")
+  ) {
+    const headers = [CORS_HEADER, "*", "ETag", response.etag];
+    if (response.cacheControl !== "") headers.push("Cache-Control", response.cacheControl);
+    res.writeHead(304, headers);
     res.end();
     return;
   }
-  res.writeHead(entry.status, entry.headers);
-  res.end(req.method === "HEAD" ? undefined : entry.body);
+  res.writeHead(response.status, response.headers as string[]);
+  res.end(req.method === "HEAD" ? undefined : response.body, "utf8");
 }
+
+/** A request `Cache-Control` with the `no-cache` directive (a fixed pattern, linear on any header). */
+const NO_CACHE = /(?:^|,)\s*no-cache\s*(?:,|$)/i;
 
 /** If-None-Match against a weak ETag: `*`, or any listed tag equal to it ignoring weakness. */
-function matches(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
+function matches(header: string, etag: string): boolean {
   if (header.trim() === "*") return true;
-  const bare = etag.replace(/^W\//, "");
-  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === bare);
+  const bare = etag.startsWith("W/") ? etag.slice(2) : etag;
+  return header.split(",").some((tag) => {
+    const t = tag.trim();
+    return (t.startsWith("W/") ? t.slice(2) : t) === bare;
+  });
 }
 
-/** The weak ETag Express would compute for the body (length and SHA-1), computed once per cached page. */
-function weakEtag(body: Buffer): string {
-  const hash = createHash("sha1").update(body).digest("base64").slice(0, 27);
-  return `W/"${body.length.toString(16)}-${hash}"`;
+/**
+ * The weak ETag Express computes for a body: `W/"<UTF-8 length in hex>-<first 27 characters of base64 SHA-1>"`
+ * (the one-shot `hash` costs a third of a `createHash` object).
+ */
+export function weakEtag(body: string, bytes = Buffer.byteLength(body)): string {
+  if (bytes === 0) return 'W/"0-2jmj7l5rSw0yVb/vlWAYkK/YBwk"';
+  return `W/"${bytes.toString(16)}-${hash("sha1", body, "base64").slice(0, 27)}"`;
 }

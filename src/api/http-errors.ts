@@ -1,9 +1,9 @@
-import type { ErrorRequestHandler, Response } from "express";
+import type { ErrorRequestHandler } from "express";
 import type { Logger } from "../log.ts";
 import { toJson } from "./json.ts";
 import { ParameterError } from "./params/errors.ts";
 
-/** An error with a mirror-node status and messages; routes throw these, the handler below writes them. */
+/** An error with a mirror-node status and messages; routes throw these, `errorAnswer` turns them into bodies. */
 export class HttpError extends Error {
   readonly status: number;
   readonly messages: string[];
@@ -16,34 +16,44 @@ export class HttpError extends Error {
 
 export const notFound = () => new HttpError(404, ["Not found"]);
 
-/** `{"_status": {"messages": [{"message": ...}]}}`, the Node mirror node's error body. */
-export function sendError(res: Response, status: number, messages: readonly string[]): void {
-  res
-    .status(status)
-    .type("application/json; charset=utf-8")
-    .send(toJson({ _status: { messages: messages.map((message) => ({ message })) } }));
+/** An error answer: status and the body `{"_status": {"messages": [{"message": ...}]}}` (the Node mirror node's). */
+export type ErrorAnswer = { status: number; body: string };
+
+export function errorBody(messages: readonly string[]): string {
+  return toJson({ _status: { messages: messages.map((message) => ({ message })) } });
 }
 
 /**
- * Maps errors to the mirror node's statuses: declared HTTP errors as they are, a busy or locked database to
- * 503 `Service unavailable`, anything else to 500 `Internal error` (logged once here, with the request).
+ * Maps any error to the mirror node's status and body: declared HTTP and parameter errors as they are, other
+ * 4xx errors (Express's own, e.g. a malformed URI) as 400 with their message, a busy or locked database to
+ * 503 `Service unavailable`, anything else to 500 `Internal error`. Unexpected errors are logged once here,
+ * with the request URL; the function itself never throws.
  */
+export function errorAnswer(error: unknown, log: Logger, url: string | undefined): ErrorAnswer {
+  if (error instanceof HttpError || error instanceof ParameterError) {
+    return { status: error.status, body: errorBody(error.messages) };
+  }
+  const fields = (typeof error === "object" && error !== null ? error : {}) as {
+    status?: unknown;
+    message?: unknown;
+    code?: unknown;
+  };
+  if (typeof fields.status === "number" && fields.status >= 400 && fields.status < 500) {
+    return { status: 400, body: errorBody([String(fields.message ?? "Bad request")]) };
+  }
+  const code = String(fields.code ?? "");
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+    log.warn({ err: error, url }, "database busy");
+    return { status: 503, body: errorBody(["Service unavailable"]) };
+  }
+  log.error({ err: error, url }, "request failed");
+  return { status: 500, body: errorBody(["Internal error"]) };
+}
+
+/** Express's end of `errorAnswer`, for the routes Express serves. */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    if (error instanceof HttpError || error instanceof ParameterError) {
-      return sendError(res, error.status, error.messages);
-    }
-    const status = typeof error?.status === "number" ? error.status : undefined;
-    if (status !== undefined && status >= 400 && status < 500) {
-      // Express's own errors, e.g. a malformed URI: the mirror node answers those as bad parameters.
-      return sendError(res, 400, [String(error.message ?? "Bad request")]);
-    }
-    const code = String(error?.code ?? "");
-    if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
-      log.warn({ err: error, url: req.originalUrl }, "database busy");
-      return sendError(res, 503, ["Service unavailable"]);
-    }
-    log.error({ err: error, url: req.originalUrl }, "request failed");
-    return sendError(res, 500, ["Internal error"]);
+    const { status, body } = errorAnswer(error, log, req.originalUrl);
+    res.status(status).type("application/json; charset=utf-8").send(body);
   };
 }

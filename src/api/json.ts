@@ -1,7 +1,10 @@
 /**
  * JSON text for API responses. Like the mirror node (json-bigint), int64 values are printed exactly as JSON
  * numbers: a `bigint` becomes its decimal digits, never a rounded double. Object keys keep insertion order,
- * which is how views fix the field order clients see.
+ * which is how views fix the field order clients see; keys whose value is `undefined` are left out.
+ *
+ * This runs for every answer that is not cached, so it avoids per-object allocations (`Object.entries`) and
+ * quotes object keys that need no escaping without `JSON.stringify`.
  */
 export function toJson(value: unknown): string {
   switch (typeof value) {
@@ -19,13 +22,26 @@ export function toJson(value: unknown): string {
       break;
   }
   if (value === null) return "null";
-  if (Array.isArray(value)) return `[${value.map(toJson).join(",")}]`;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    let out = `[${toJson(value[0])}`;
+    for (let i = 1; i < value.length; i++) out += `,${toJson(value[i])}`;
+    return `${out}]`;
+  }
+  const object = value as Record<string, unknown>;
   let out = "{";
-  let first = true;
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    const v = object[key];
     if (v === undefined) continue;
-    out += `${first ? "" : ","}${JSON.stringify(key)}:${toJson(v)}`;
-    first = false;
+    out += `${out.length === 1 ? "" : ","}${quoteKey(key)}:${toJson(v)}`;
   }
   return `${out}}`;
+}
+
+/** Plain field names (the views' own) need only quotes around them. */
+const PLAIN_KEY = /^[A-Za-z0-9_.]*$/;
+
+function quoteKey(key: string): string {
+  return PLAIN_KEY.test(key) ? `"${key}"` : JSON.stringify(key);
 }

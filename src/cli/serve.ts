@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { createApp } from "../api/app.ts";
+import { type AppDeps, createApp } from "../api/app.ts";
 import { listen } from "../api/server.ts";
 import type { Config } from "../config.ts";
 import { DbOpenError, type IngestLimits, type IngestService, startIngestService } from "../ingest/service.ts";
@@ -29,10 +29,14 @@ export type ServiceOptions = IngestLimits;
  * nothing left running and no in-memory index left behind) when the database cannot be opened or the port
  * cannot be bound.
  */
+/** What a caller may add to the API: more Express routers, a request observer. */
+export type ServiceExtras = Pick<AppDeps, "routers" | "observe">;
+
 export async function startService(
   config: Config,
   log: Logger,
   options: ServiceOptions = {},
+  extras: ServiceExtras = {},
 ): Promise<RunningService> {
   const location = resolveDbLocation(config.db);
   const ingest = startIngestService(ingestWorkerData(config, location, true), log, {
@@ -62,9 +66,10 @@ export async function startService(
       log: log.child({ component: "api" }),
       listCacheMaxStaleMs: config.listCacheMs,
       metrics,
+      ...extras,
     });
     try {
-      listening = await listen(app, config.host, config.port);
+      listening = await listen(app.listener, config.host, config.port);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const what =

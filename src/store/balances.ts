@@ -4,6 +4,7 @@ import {
   direction,
   matchesNothing,
   type Order,
+  type StatementCache,
   WhereBuilder,
 } from "./conditions.ts";
 import type { Db } from "./db.ts";
@@ -47,8 +48,10 @@ export type BalanceQueries = {
   earliestConsensusNs(): bigint | null;
 };
 
-export function createBalanceQueries(db: Db): BalanceQueries {
-  const statement = createStatementCache(db);
+export function createBalanceQueries(
+  db: Db,
+  statement: StatementCache = createStatementCache(db),
+): BalanceQueries {
   const latest = db.prepare("SELECT consensus_end FROM record_file ORDER BY number DESC LIMIT 1").pluck();
   const earliest = db.prepare("SELECT consensus_start FROM record_file ORDER BY number ASC LIMIT 1").pluck();
 

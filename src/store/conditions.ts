@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { LRUCache } from "lru-cache";
 import type { Db } from "./db.ts";
 
 /** A comparison operator of the REST filters, as the store understands it. */
@@ -65,20 +66,29 @@ export function matchesNothing(conditions: readonly Condition<unknown>[]): boole
   return conditions.some((c) => c.value === null);
 }
 
+/** Prepared statements by SQL text: `statement(sql)`, and how many are kept. */
+export type StatementCache = ((sql: string) => Database.Statement) & { readonly size: number };
+
+/** Statements a cache keeps by default: far more than the shapes ordinary requests produce. */
+export const DEFAULT_CACHED_STATEMENTS = 128;
+
 /**
- * Prepared statements by SQL text. List queries are assembled from the filters a request uses, so the number
- * of distinct texts is small and bounded; preparing each once keeps per-request work to binding and stepping.
+ * Prepared statements by SQL text, least recently used dropped beyond `maxStatements`. List queries are
+ * assembled from the filters a request uses, and a request may repeat a filter up to 100 times with any mix of
+ * operators, so the number of distinct texts input can produce is huge: the bound keeps memory flat whatever
+ * is asked, while the few shapes real clients use stay prepared.
  */
-export function createStatementCache(db: Db): (sql: string) => Database.Statement {
-  const statements = new Map<string, Database.Statement>();
-  return (sql) => {
-    let statement = statements.get(sql);
-    if (statement === undefined) {
-      statement = db.prepare(sql);
-      statements.set(sql, statement);
+export function createStatementCache(db: Db, maxStatements = DEFAULT_CACHED_STATEMENTS): StatementCache {
+  const statements = new LRUCache<string, Database.Statement>({ max: maxStatements });
+  const statement = (sql: string) => {
+    let prepared = statements.get(sql);
+    if (prepared === undefined) {
+      prepared = db.prepare(sql);
+      statements.set(sql, prepared);
     }
-    return statement;
+    return prepared;
   };
+  return Object.defineProperty(statement, "size", { get: () => statements.size }) as StatementCache;
 }
 
 /** SQL `ASC`/`DESC` for an order. */

@@ -4,6 +4,7 @@ import {
   direction,
   matchesNothing,
   type Order,
+  type StatementCache,
   WhereBuilder,
 } from "./conditions.ts";
 import type { Db } from "./db.ts";
@@ -78,8 +79,7 @@ const NFT_COLUMNS = `n.token_id, n.serial, n.account_id, n.created_ns, n.delegat
   (n.deleted != 0 OR COALESCE(e.deleted, 0) != 0) AS deleted, n.metadata, n.spender, n.valid_from`;
 const TOKEN_ENTITY_JOIN = "LEFT JOIN entity e ON e.id = n.token_id AND e.valid_to IS NULL";
 
-export function createNftQueries(db: Db): NftQueries {
-  const statement = createStatementCache(db);
+export function createNftQueries(db: Db, statement: StatementCache = createStatementCache(db)): NftQueries {
   const getNft = db.prepare(
     `SELECT ${NFT_COLUMNS} FROM nft n ${TOKEN_ENTITY_JOIN}
      WHERE n.token_id = ? AND n.serial = ? AND n.valid_to IS NULL`,

@@ -1,5 +1,6 @@
 import { type BalanceQueries, createBalanceQueries } from "./balances.ts";
 import { type BlockQueries, createBlockQueries } from "./blocks.ts";
+import { createStatementCache, DEFAULT_CACHED_STATEMENTS, type StatementCache } from "./conditions.ts";
 import type { Db } from "./db.ts";
 import { createNetworkQueries, type NetworkQueries } from "./network.ts";
 import { createNftQueries, type NftQueries } from "./nfts.ts";
@@ -10,6 +11,8 @@ import { createTokenQueries, type TokenQueries } from "./tokens.ts";
 /** Every read query the API uses, prepared once on the read-only connection. */
 export type ReadStore = {
   db: Db;
+  /** The prepared list statements, by SQL text (bounded: input decides the text). */
+  statements: StatementCache;
   tokens: TokenQueries;
   blocks: BlockQueries;
   tokenLists: TokenListQueries;
@@ -19,14 +22,17 @@ export type ReadStore = {
   network: NetworkQueries;
 };
 
-export function createReadStore(db: Db): ReadStore {
+/** Every read query the API uses, prepared on the read-only connection; list queries share one bounded cache. */
+export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENTS): ReadStore {
+  const statements = createStatementCache(db, maxStatements);
   return {
     db,
+    statements,
     tokens: createTokenQueries(db),
     blocks: createBlockQueries(db),
-    tokenLists: createTokenListQueries(db),
-    balances: createBalanceQueries(db),
-    nfts: createNftQueries(db),
+    tokenLists: createTokenListQueries(db, statements),
+    balances: createBalanceQueries(db, statements),
+    nfts: createNftQueries(db, statements),
     systemFiles: createSystemFileQueries(db),
     network: createNetworkQueries(db),
   };

@@ -1,5 +1,13 @@
-import { type Condition, createStatementCache, direction, type Order, WhereBuilder } from "./conditions.ts";
+import {
+  type Condition,
+  createStatementCache,
+  direction,
+  type Order,
+  type StatementCache,
+  WhereBuilder,
+} from "./conditions.ts";
 import type { Db } from "./db.ts";
+import { compileContainsPattern, type LikePattern, matchesLike } from "./like-pattern.ts";
 
 /** What `GET /api/v1/tokens` asks for; every condition is ANDed. */
 export type TokensQuery = {
@@ -11,7 +19,7 @@ export type TokensQuery = {
   /** Compared with the token entity's `public_key`. */
   publicKeys: readonly Condition<string>[];
   types: readonly Condition<string>[];
-  /** Case-insensitive substrings of the name, where `%` and `_` are wildcards (PostgreSQL `ILIKE '%v%'`). */
+  /** Each must match the name as PostgreSQL's `name ILIKE '%v%'` does (see like-pattern.ts). */
   names: readonly string[];
   order: Order;
   limit: number;
@@ -33,21 +41,25 @@ export type TokenListQueries = {
   listTokens(query: TokensQuery): TokenListRow[];
 };
 
-const NAME_MATCH_FUNCTION = "mirrorlite_name_contains";
+/** `name_matches(name, patternsJson)`: 1 when the name matches every `ILIKE '%v%'` pattern in the JSON array. */
+const NAME_MATCH_FUNCTION = "mirrorlite_name_matches_all";
 
-export function createTokenListQueries(db: Db): TokenListQueries {
-  const statement = createStatementCache(db);
-  const patterns = new Map<string, RegExp>();
-  db.function(NAME_MATCH_FUNCTION, { deterministic: true }, (name: unknown, pattern: unknown) => {
-    if (typeof name !== "string" || typeof pattern !== "string") return 0;
-    let regex = patterns.get(pattern);
-    if (regex === undefined) {
-      regex = likePatternToRegExp(pattern);
-      // Patterns come from requests: keep the memo small rather than let it grow without bound.
-      if (patterns.size >= 256) patterns.clear();
-      patterns.set(pattern, regex);
+export function createTokenListQueries(
+  db: Db,
+  statement: StatementCache = createStatementCache(db),
+): TokenListQueries {
+  // Compiled name filters by their JSON text. Filters come from requests: the memo is cleared rather than
+  // allowed to grow, and compiling again is cheap.
+  const compiled = new Map<string, LikePattern[]>();
+  db.function(NAME_MATCH_FUNCTION, { deterministic: true }, (name: unknown, patternsJson: unknown) => {
+    if (typeof name !== "string" || typeof patternsJson !== "string") return 0;
+    let patterns = compiled.get(patternsJson);
+    if (patterns === undefined) {
+      patterns = (JSON.parse(patternsJson) as string[]).map(compileContainsPattern);
+      if (compiled.size >= 256) compiled.clear();
+      compiled.set(patternsJson, patterns);
     }
-    return regex.test(name) ? 1 : 0;
+    return patterns.every((pattern) => matchesLike(name, pattern)) ? 1 : 0;
   });
 
   return {
@@ -64,31 +76,12 @@ export function createTokenListQueries(db: Db): TokenListQueries {
       const where = new WhereBuilder().add("t.valid_to IS NULL");
       where.in("t.id", query.tokenIds).compare("t.id", query.tokenConditions);
       where.compare("e.public_key", query.publicKeys).compare("t.type", query.types);
-      for (const name of query.names) where.add(`${NAME_MATCH_FUNCTION}(t.name, ?) != 0`, name);
+      // Every name in one argument: the SQL text is the same however many names a request gives.
+      if (query.names.length > 0)
+        where.add(`${NAME_MATCH_FUNCTION}(t.name, ?) != 0`, JSON.stringify(query.names));
       const sql = `SELECT t.id, t.name, t.symbol, t.type, t.decimals, t.metadata, e.key
         FROM token t ${join} ${where.sql()} ORDER BY t.id ${direction(query.order)} LIMIT ?`;
       return statement(sql).all(...joinParams, ...where.params, query.limit) as TokenListRow[];
     },
   };
-}
-
-/**
- * `ILIKE '%<value>%'` as a regular expression: `%` is any run of characters, `_` any one character, a
- * backslash makes the next character literal, and letters match regardless of case (Unicode case folding).
- */
-export function likePatternToRegExp(value: string): RegExp {
-  let source = "";
-  const chars = [...value];
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i]!;
-    if (c === "\\" && i + 1 < chars.length) source += escapeRegExp(chars[++i]!);
-    else if (c === "%") source += "[\\s\\S]*";
-    else if (c === "_") source += "[\\s\\S]";
-    else source += escapeRegExp(c);
-  }
-  return new RegExp(source, "iu");
-}
-
-function escapeRegExp(c: string): string {
-  return /[\\^$.*+?()[\]{}|/]/.test(c) ? `\\${c}` : c;
 }

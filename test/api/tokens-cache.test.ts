@@ -2,11 +2,19 @@ import { cpSync, mkdirSync, readdirSync } from "node:fs";
 import type { Server } from "node:http";
 import { join } from "node:path";
 import express from "express";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createListCache } from "../../src/api/cache.ts";
+import { createResponseCache } from "../../src/api/cache.ts";
+import { createFront, type RequestObservation } from "../../src/api/front.ts";
 import { HttpError } from "../../src/api/http-errors.ts";
+import { jsonAnswer, type RouteDef } from "../../src/api/routes/route-table.ts";
+import { listen } from "../../src/api/server.ts";
+import { parseCommand } from "../../src/cli/args.ts";
+import { type RunningService, startService } from "../../src/cli/serve.ts";
+import { createLogger } from "../../src/log.ts";
 import { type ExpectedLedger, expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
 import { validateResponse } from "../helpers/openapi.ts";
+import { rawRequest } from "../helpers/raw-http.ts";
 import { startTestService, type TestService, tempDir, waitForBlock } from "../helpers/service.ts";
 
 const SCENARIO = "tokens-group-nfts";
@@ -15,38 +23,56 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-describe("the list cache on its own", () => {
+describe("the front and its response cache on their own", () => {
   let server: Server;
   let base: string;
   let clock = 0;
   let generation = 1;
   let computed = 0;
-  let failing = false;
+  let failing: "no" | "parameter" | "crash" = "no";
+  const logged: string[] = [];
+  const observed: RequestObservation[] = [];
+  const cache = createResponseCache({ maxEntries: 2 });
 
   beforeAll(async () => {
-    const cache = createListCache({
+    const log = pino({ level: "error" }, { write: (line: string) => logged.push(line) });
+    const routes: RouteDef[] = [
+      {
+        template: "/api/v1/things",
+        caching: "stale-ok",
+        maxAge: 10,
+        handle: () => {
+          if (failing === "parameter") throw new HttpError(400, ["Invalid parameter: limit"]);
+          if (failing === "crash") throw new TypeError("a bug");
+          computed++;
+          return jsonAnswer({
+            n: computed,
+            links: { next: computed % 2 === 0 ? "/api/v1/things?x=1" : null },
+          });
+        },
+      },
+      {
+        template: "/api/v1/things/{id}",
+        caching: "exact",
+        maxAge: 5,
+        handle: ({ params }) => jsonAnswer({ id: params.id, n: ++computed }),
+      },
+    ];
+    const fallback = express();
+    fallback.get("/other", (_req, res) => {
+      res.json({ express: true });
+    });
+    const listener = createFront({
+      routes,
+      cache,
       generation: () => generation,
+      listStaleMs: 1000,
+      fallback,
+      log,
       now: () => clock,
-      maxStaleMs: 1000,
-      maxEntries: 2,
+      observe: (o) => observed.push(o),
     });
-    const app = express();
-    app.use(cache.serveHits);
-    app.get("/api/v1/things", (req, res) => {
-      cache.send(req, res, 10, () => {
-        if (failing) throw new HttpError(400, ["Invalid parameter: limit"]);
-        computed++;
-        return {
-          status: 200,
-          body: { n: computed, links: { next: computed % 2 === 0 ? "/api/v1/things?x=1" : null } },
-        };
-      });
-    });
-    app.use(((error, _req, res, _next) => {
-      res.status((error as HttpError).status ?? 500).json({ messages: (error as HttpError).messages });
-    }) as express.ErrorRequestHandler);
-    server = app.listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
+    ({ server } = await listen(listener, "127.0.0.1", 0));
     const address = server.address();
     base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
     cleanups.push(() => new Promise((resolve) => server.close(resolve)));
@@ -57,32 +83,40 @@ describe("the list cache on its own", () => {
     return { response, text: await response.text() };
   };
 
-  it("serves a page from memory for as long as nothing new is indexed", async () => {
+  it("keeps a page asked twice and serves it from memory for as long as nothing new is indexed", async () => {
     const first = await fetchThing();
     expect(JSON.parse(first.text)).toEqual({ n: 1, links: { next: null } });
+    // A URL asked once is not kept; the second time it is.
+    const second = await fetchThing();
+    expect(JSON.parse(second.text)).toEqual({ n: 2, links: { next: "/api/v1/things?x=1" } });
     clock += 60_000;
     const later = await fetchThing();
-    expect(later.text).toBe(first.text);
-    expect(computed).toBe(1);
+    expect(later.text).toBe(second.text);
+    expect(computed).toBe(2);
     expect(later.response.headers.get("cache-control")).toBe("public, max-age=10");
     expect(later.response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(later.response.headers.get("access-control-allow-origin")).toBe("*");
     expect(later.response.headers.get("etag")).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
   });
 
-  it("keeps a page at most maxStaleMs once something new is indexed", async () => {
+  it("keeps a list page at most the staleness bound once something new is indexed, an exact answer not at all", async () => {
+    await fetchThing("?p=1");
     const before = await fetchThing("?p=1");
     const n = JSON.parse(before.text).n as number;
+    await fetchThing("/7");
+    const exact = JSON.parse((await fetchThing("/7")).text) as { id: string; n: number };
+    expect(exact.id).toBe("7");
+    expect(JSON.parse((await fetchThing("/7")).text).n).toBe(exact.n);
     generation++;
     clock += 999;
     expect(JSON.parse((await fetchThing("?p=1")).text).n).toBe(n);
+    expect(JSON.parse((await fetchThing("/7")).text).n).toBeGreaterThan(exact.n);
     clock += 1;
     const fresh = await fetchThing("?p=1");
-    expect(JSON.parse(fresh.text).n).toBe(n + 1);
+    expect(JSON.parse(fresh.text).n).toBeGreaterThan(n);
     // Each page carries its own link header.
-    for (const [page, count] of [
-      [before, n],
-      [fresh, n + 1],
-    ] as const) {
+    for (const page of [before, fresh]) {
+      const count = JSON.parse(page.text).n as number;
       expect(page.response.headers.get("link")).toBe(
         count % 2 === 0 ? '</api/v1/things?x=1>; rel="next"' : null,
       );
@@ -92,22 +126,67 @@ describe("the list cache on its own", () => {
   it("answers If-None-Match with 304 and HEAD without a body, never caches errors, and evicts the least used", async () => {
     const page = await fetchThing("?p=1");
     const etag = page.response.headers.get("etag")!;
-    const notModified = await fetchThing("?p=1", { "If-None-Match": etag });
-    expect(notModified.response.status).toBe(304);
-    expect(notModified.text).toBe("");
+    const notModified = await rawRequest(`${base}/api/v1/things?p=1`, { headers: { "If-None-Match": etag } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.body).toBe("");
+    expect(notModified.headers.etag).toBe(etag);
+    // As in Express, a client that asks for no cache gets the page again (fetch asks so when conditional).
+    expect((await fetchThing("?p=1", { "If-None-Match": etag })).response.status).toBe(200);
     const head = await fetch(`${base}/api/v1/things?p=1`, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
-    failing = true;
-    expect((await fetchThing("?p=2")).response.status).toBe(400);
-    failing = false;
+    failing = "parameter";
+    const bad = await fetchThing("?p=2");
+    expect(bad.response.status).toBe(400);
+    expect(JSON.parse(bad.text)).toEqual({
+      _status: { messages: [{ message: "Invalid parameter: limit" }] },
+    });
+    failing = "no";
     const counted = computed;
     expect((await fetchThing("?p=2")).response.status).toBe(200);
-    expect(computed).toBe(counted + 1);
-    // Two entries at most: ?p=3 pushes out the least recently used page ("" was not read since).
+    expect((await fetchThing("?p=2")).response.status).toBe(200);
+    expect((await fetchThing("?p=2")).response.status).toBe(200);
+    // The error was not kept: the first success was computed, the second kept, the third a hit.
+    expect(computed).toBe(counted + 2);
+    // Two entries at most (?p=1 and ?p=2 now): a kept ?p=3 pushes out the least recently used, ?p=1.
     await fetchThing("?p=3");
-    await fetchThing("");
-    expect(computed).toBe(counted + 3);
+    await fetchThing("?p=3");
+    expect(cache.size).toBe(2);
+    await fetchThing("?p=1");
+    expect(computed).toBe(counted + 5);
+  });
+
+  it("answers an unexpected error with 500 and the standard body, logs it, and keeps serving", async () => {
+    failing = "crash";
+    const crashed = await fetchThing("?p=9");
+    failing = "no";
+    expect(crashed.response.status).toBe(500);
+    expect(JSON.parse(crashed.text)).toEqual({ _status: { messages: [{ message: "Internal error" }] } });
+    expect(logged.some((line) => line.includes("a bug") && line.includes("/api/v1/things?p=9"))).toBe(true);
+    expect((await fetchThing("?p=9")).response.status).toBe(200);
+    const undecodable = await fetchThing("/%E0%A4%A");
+    expect(undecodable.response.status).toBe(400);
+    expect(JSON.parse(undecodable.text)).toEqual({
+      _status: { messages: [{ message: "Failed to decode param '%E0%A4%A'" }] },
+    });
+  });
+
+  it("hands everything else to Express and reports each request once with its route template", async () => {
+    observed.length = 0;
+    const other = await fetch(`${base}/other`);
+    expect(await other.json()).toEqual({ express: true });
+    await fetchThing("/12345");
+    await fetchThing("/12345");
+    await fetchThing("/12345");
+    await fetch(`${base}/api/v1/things`, { method: "POST" });
+    expect(observed.map(({ route, method, status, cache }) => ({ route, method, status, cache }))).toEqual([
+      { route: "/other", method: "GET", status: 200, cache: "none" },
+      { route: "/api/v1/things/{id}", method: "GET", status: 200, cache: "miss" },
+      { route: "/api/v1/things/{id}", method: "GET", status: 200, cache: "miss" },
+      { route: "/api/v1/things/{id}", method: "GET", status: 200, cache: "hit" },
+      { route: "unmatched", method: "POST", status: 404, cache: "none" },
+    ]);
+    for (const o of observed) expect(o.seconds).toBeGreaterThanOrEqual(0);
   });
 });
 
@@ -143,6 +222,8 @@ describe("the list cache in the running service", () => {
   it("refreshes a list within a second of new data, while a single NFT is read fresh at once", async () => {
     const shells = ledger.tokens.SHELLS!.id;
     const list = `/api/v1/tokens/${shells}/nfts?account.id=${ledger.accounts.h06!.id}`;
+    // Asked twice: an answer is kept from the second time its URL is computed.
+    await service.get(list);
     const before = await service.get(list);
     validateResponse({ path: list, status: 200, body: before.body });
     expect((before.body as { nfts: unknown[] }).nfts).toEqual([]);
@@ -176,7 +257,77 @@ describe("the list cache in the running service", () => {
     const again = await service.get(path);
     expect(again.text).toBe(first.text);
     expect(again.headers.get("etag")).toBe(etag);
-    const revalidated = await service.get(path, { "If-None-Match": etag! });
+    const revalidated = await rawRequest(service.baseUrl + path, { headers: { "If-None-Match": etag! } });
     expect(revalidated.status).toBe(304);
   });
 });
+
+describe("--list-cache-ms", () => {
+  const ledger = expectedLedger(SCENARIO);
+
+  /** `mirrorlite serve --list-cache-ms <ms>` on all but the last record file of the scenario. */
+  async function serve(listCacheMs: string): Promise<{ service: RunningService; dir: string; base: string }> {
+    const temp = tempDir();
+    cleanups.push(temp.remove);
+    const dir = join(temp.dir, "record0.0.3");
+    mkdirSync(dir);
+    copyScenarioBlocks(ledger, dir, 0, ledger.blocks.length - 1);
+    const command = parseCommand(
+      [
+        "serve",
+        "--records",
+        dir,
+        "--db",
+        ":memory:",
+        "--port",
+        "0",
+        "--log-level",
+        "silent",
+        "--poll-ms",
+        "50",
+      ].concat(["--list-cache-ms", listCacheMs]),
+      {},
+    );
+    if (command.name !== "serve") throw new Error("not a serve command");
+    const service = await startService(command.config, createLogger("silent"));
+    cleanups.push(() => service.stop());
+    await service.ingest.settled;
+    return { service, dir, base: `http://127.0.0.1:${service.port}` };
+  }
+
+  it("bounds how stale a list answer may be: 60 s keeps it across new data, 0 refreshes it at once", async () => {
+    const list = `/api/v1/tokens/${ledger.tokens.SHELLS!.id}/nfts?account.id=${ledger.accounts.h06!.id}`;
+    const serials = async (base: string) => {
+      const response = await fetch(base + list);
+      const body = (await response.json()) as { nfts: { serial_number: number }[] };
+      return {
+        cacheControl: response.headers.get("cache-control"),
+        serials: body.nfts.map((n) => n.serial_number),
+      };
+    };
+    const patient = await serve("60000");
+    const eager = await serve("0");
+    // Asked twice, so that the answer is kept.
+    for (const { base } of [patient, eager, patient, eager])
+      expect((await serials(base)).serials).toEqual([]);
+    // The last record file moves serials 3, 11 and 29 to h06.
+    for (const { service, dir } of [patient, eager]) {
+      copyScenarioBlocks(ledger, dir, ledger.blocks.length - 1, ledger.blocks.length);
+      await waitForBlock(service, BigInt(ledger.blocks.at(-1)!.number));
+    }
+    expect(await serials(eager.base)).toEqual({ cacheControl: "public, max-age=1", serials: [29, 11, 3] });
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(await serials(patient.base)).toEqual({ cacheControl: "public, max-age=60", serials: [] });
+  });
+});
+
+/** Copies record files [from, to) of the scenario (and their signatures, last) into `dir`. */
+function copyScenarioBlocks(ledger: ExpectedLedger, dir: string, from: number, to: number): void {
+  const names = new Set(
+    ledger.blocks.slice(from, to).flatMap((b) => [b.name, b.name.replace(".rcd.gz", ".rcd_sig")]),
+  );
+  const files = readdirSync(fixtureStream(SCENARIO))
+    .filter((f) => names.has(f))
+    .sort((a, b) => Number(a.endsWith("_sig")) - Number(b.endsWith("_sig")));
+  for (const file of files) cpSync(join(fixtureStream(SCENARIO), file), join(dir, file));
+}

@@ -1,9 +1,7 @@
-import { type Request, Router } from "express";
 import { formatEntityId } from "../../ids.ts";
 import type { NftHistoryQuery, NftRow } from "../../store/nfts.ts";
 import type { ReadStore } from "../../store/read-store.ts";
 import type { TokenScope } from "../../store/token-scope.ts";
-import type { ListCache, ListPage } from "../cache.ts";
 import { HttpError, notFound } from "../http-errors.ts";
 import {
   type Comparison,
@@ -21,8 +19,8 @@ import {
 } from "../params/index.ts";
 import { tokenIdSpec } from "../params/param-specs.ts";
 import { formatTimestamp } from "../params/timestamp.ts";
-import { sendJson } from "../respond.ts";
 import { nftEventView, nftView } from "../views/nfts.ts";
+import { jsonAnswer, type RouteAnswer, type RouteDef } from "./route-table.ts";
 import {
   crossTokenNextLink,
   crossTokenScope,
@@ -35,7 +33,6 @@ import {
 
 /** The public mirror node's `max-age` for every NFT route. */
 const NFTS_MAX_AGE = 1;
-const NFT_CACHE_CONTROL = "public, max-age=1";
 
 type NftsRequest = {
   scope: TokenScope;
@@ -47,34 +44,36 @@ type NftsRequest = {
 };
 
 /**
- * The NFT routes, with the token in the path or (short paths) as `token.id`. Lists go through the cache; a
- * single NFT is always read fresh. The short paths are registered first: `/api/v1/tokens/nfts/…` must not be
- * read as a token called `nfts`.
+ * The NFT routes, with the token in the path or (short paths) as `token.id`. Lists are cached as lists; a
+ * single NFT is always read fresh. The short paths are listed first: `/api/v1/tokens/nfts/…` must not be read
+ * as a token called `nfts`.
  */
-export function nftRoutes(store: ReadStore, cache: ListCache): Router {
-  const router = Router();
-
-  router.get("/api/v1/tokens/nfts", (req, res) => {
-    cache.send(req, res, NFTS_MAX_AGE, () => nftsPage(store, shortNftsRequest(req)));
+export function nftRoutes(store: ReadStore): RouteDef[] {
+  const route = (template: string, caching: RouteDef["caching"], handle: RouteDef["handle"]): RouteDef => ({
+    template,
+    caching,
+    maxAge: NFTS_MAX_AGE,
+    handle,
   });
+  return [
+    route("/api/v1/tokens/nfts", "stale-ok", ({ url }) => nftsPage(store, shortNftsRequest(url))),
 
-  router.get("/api/v1/tokens/nfts/:serialNumber", (req, res) => {
-    const { request, tokenId } = readShortPathRequest(req.originalUrl);
-    const unknown = [...request.query.keys()].filter((name) => name !== TOKEN_ID).map(unknownParameter);
-    if (unknown.length > 0) throw new HttpError(400, unknown);
-    const token = requiredTokenId(tokenId);
-    const serial = orFail(parseSerialNumberPathParam(req.params.serialNumber ?? ""));
-    sendNft(res, store.nfts.getNft(token, serial));
-  });
+    route("/api/v1/tokens/nfts/{serialNumber}", "none", ({ url, params }) => {
+      const { request, tokenId } = readShortPathRequest(url);
+      const unknown = [...request.query.keys()].filter((name) => name !== TOKEN_ID).map(unknownParameter);
+      if (unknown.length > 0) throw new HttpError(400, unknown);
+      const token = requiredTokenId(tokenId);
+      const serial = orFail(parseSerialNumberPathParam(params.serialNumber ?? ""));
+      return nftAnswer(store.nfts.getNft(token, serial));
+    }),
 
-  router.get("/api/v1/tokens/nfts/:serialNumber/transactions", (req, res) => {
-    cache.send(req, res, NFTS_MAX_AGE, () => {
-      const { request, tokenId } = readShortPathRequest(req.originalUrl);
+    route("/api/v1/tokens/nfts/{serialNumber}/transactions", "stale-ok", ({ url, params }) => {
+      const { request, tokenId } = readShortPathRequest(url);
       const token = requiredTokenId(tokenId);
       const parsed = orFail(
         parseNftTransactionsRequest(
-          { tokenId: formatTokenParam(token), serialNumber: req.params.serialNumber ?? "" },
-          withoutTokenId(req.originalUrl),
+          { tokenId: formatTokenParam(token), serialNumber: params.serialNumber ?? "" },
+          withoutTokenId(url),
         ),
       );
       return historyPage(
@@ -82,65 +81,53 @@ export function nftRoutes(store: ReadStore, cache: ListCache): Router {
         { ...parsed, serial: parsed.serialNumber },
         onShortPath(parsed.paging, request),
       );
-    });
-  });
+    }),
 
-  router.get("/api/v1/tokens/:tokenId/nfts", (req, res) => {
-    cache.send(req, res, NFTS_MAX_AGE, () => {
-      const request = orFail(parseTokenNftsRequest({ tokenId: req.params.tokenId }, req.originalUrl));
+    route("/api/v1/tokens/{tokenId}/nfts", "stale-ok", ({ url, params }) => {
+      const request = orFail(parseTokenNftsRequest({ tokenId: params.tokenId ?? "" }, url));
       return nftsPage(store, {
         ...request,
         scope: { kind: "one", tokenId: request.tokenId },
         serials: request.serialNumbers,
         next: singleTokenNext(request.paging),
       });
-    });
-  });
+    }),
 
-  router.get("/api/v1/tokens/:tokenId/nfts/:serialNumber", (req, res) => {
-    const { tokenId, serialNumber } = orFail(
-      parseTokenNftRequest(
-        { tokenId: req.params.tokenId, serialNumber: req.params.serialNumber },
-        req.originalUrl,
-      ),
-    );
-    sendNft(res, store.nfts.getNft(tokenId, serialNumber));
-  });
+    route("/api/v1/tokens/{tokenId}/nfts/{serialNumber}", "none", ({ url, params }) => {
+      const { tokenId, serialNumber } = orFail(
+        parseTokenNftRequest({ tokenId: params.tokenId ?? "", serialNumber: params.serialNumber ?? "" }, url),
+      );
+      return nftAnswer(store.nfts.getNft(tokenId, serialNumber));
+    }),
 
-  router.get("/api/v1/tokens/:tokenId/nfts/:serialNumber/transactions", (req, res) => {
-    cache.send(req, res, NFTS_MAX_AGE, () => {
+    route("/api/v1/tokens/{tokenId}/nfts/{serialNumber}/transactions", "stale-ok", ({ url, params }) => {
       const request = orFail(
         parseNftTransactionsRequest(
-          { tokenId: req.params.tokenId, serialNumber: req.params.serialNumber },
-          req.originalUrl,
+          { tokenId: params.tokenId ?? "", serialNumber: params.serialNumber ?? "" },
+          url,
         ),
       );
       return historyPage(store, { ...request, serial: request.serialNumber }, request.paging);
-    });
-  });
-
-  return router;
+    }),
+  ];
 }
 
-function sendNft(res: Parameters<typeof sendJson>[0], row: NftRow | undefined): void {
+function nftAnswer(row: NftRow | undefined): RouteAnswer {
   if (row === undefined) throw notFound();
-  sendJson(res, nftView(row), NFT_CACHE_CONTROL);
+  return jsonAnswer(nftView(row));
 }
 
-function nftsPage(store: ReadStore, request: NftsRequest): ListPage {
+function nftsPage(store: ReadStore, request: NftsRequest): RouteAnswer {
   const rows = store.nfts.listNfts(request);
-  return { status: 200, body: { nfts: rows.map(nftView), links: { next: request.next(rows) } } };
+  return jsonAnswer({ nfts: rows.map(nftView), links: { next: request.next(rows) } });
 }
 
 /** The NFT's history; 206 when it is not empty but this mirror never saw the mint. */
-function historyPage(store: ReadStore, query: NftHistoryQuery, paging: PagingContext): ListPage {
+function historyPage(store: ReadStore, query: NftHistoryQuery, paging: PagingContext): RouteAnswer {
   const { events, partial } = store.nfts.listNftHistory(query);
   const last = events.at(-1);
   const next = nextLink(paging, events.length, last && formatTimestamp(last.consensus_ns));
-  return {
-    status: partial ? 206 : 200,
-    body: { transactions: events.map(nftEventView), links: { next } },
-  };
+  return jsonAnswer({ transactions: events.map(nftEventView), links: { next } }, partial ? 206 : 200);
 }
 
 function singleTokenNext(paging: PagingContext): (rows: readonly NftRow[]) => string | null {
@@ -161,10 +148,10 @@ function formatTokenParam(tokenId: bigint): string {
 }
 
 /** `/api/v1/tokens/nfts`: one token when `token.id` names one, otherwise every token. */
-function shortNftsRequest(req: Request): NftsRequest {
-  const { request, tokenId } = readShortPathRequest(req.originalUrl);
+function shortNftsRequest(url: string): NftsRequest {
+  const { request, tokenId } = readShortPathRequest(url);
   if (tokenId.kind === "one") {
-    const parsed = parseTokenNftsRequest({ tokenId: tokenId.value }, withoutTokenId(req.originalUrl));
+    const parsed = parseTokenNftsRequest({ tokenId: tokenId.value }, withoutTokenId(url));
     if (!parsed.ok && parsed.messages[0] === "Invalid parameter: tokenid") {
       throw new HttpError(400, [`Invalid parameter: ${TOKEN_ID}`]);
     }

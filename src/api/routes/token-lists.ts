@@ -1,10 +1,8 @@
-import { type Request, Router } from "express";
 import { formatEntityId } from "../../ids.ts";
 import { type BalanceRow, balanceInstant } from "../../store/balances.ts";
 import type { ReadStore } from "../../store/read-store.ts";
 import type { TokenScope } from "../../store/token-scope.ts";
 import { formatTimestamp } from "../../time.ts";
-import type { ListCache, ListPage } from "../cache.ts";
 import {
   type Comparison,
   nextLink,
@@ -17,6 +15,7 @@ import {
 } from "../params/index.ts";
 import { tokenIdSpec } from "../params/param-specs.ts";
 import { tokenBalanceView, tokenListItemView } from "../views/token-lists.ts";
+import { jsonAnswer, type RouteAnswer, type RouteDef } from "./route-table.ts";
 import {
   crossTokenNextLink,
   crossTokenScope,
@@ -45,48 +44,53 @@ type BalancesRequest = {
 };
 
 /**
- * `GET /api/v1/tokens`, `GET /api/v1/tokens/{tokenId}/balances` and `GET /api/v1/tokens/balances`, served
- * through the list cache. Mount before the token-info route, which would otherwise take `balances` for a token.
+ * `GET /api/v1/tokens`, `GET /api/v1/tokens/balances` and `GET /api/v1/tokens/{tokenId}/balances`, cached as
+ * lists. Listed before the token-info route, which would otherwise take `balances` for a token.
  */
-export function tokenListRoutes(store: ReadStore, cache: ListCache): Router {
-  const router = Router();
-
-  router.get("/api/v1/tokens", (req, res) => {
-    cache.send(req, res, TOKENS_MAX_AGE, () => {
-      const request = orFail(parseTokensRequest(req.originalUrl));
-      const rows = store.tokenLists.listTokens({
-        tokenIds: request.tokenIds,
-        tokenConditions: request.tokenIdRanges,
-        accountId: request.accountId,
-        publicKeys: request.publicKeys,
-        types: request.types,
-        names: request.names,
-        order: request.order,
-        limit: request.limit,
-      });
-      const tokens = rows.map(tokenListItemView);
-      const last = rows.at(-1);
-      const next = nextLink(request.paging, rows.length, last && (formatEntityId(last.id) ?? undefined));
-      return { status: 200, body: { tokens, links: { next } } };
-    });
-  });
-
-  router.get("/api/v1/tokens/balances", (req, res) => {
-    cache.send(req, res, BALANCES_MAX_AGE, () => balancesPage(store, shortBalancesRequest(req)));
-  });
-
-  router.get("/api/v1/tokens/:tokenId/balances", (req, res) => {
-    cache.send(req, res, BALANCES_MAX_AGE, () => {
-      const request = orFail(parseTokenBalancesRequest({ tokenId: req.params.tokenId }, req.originalUrl));
-      return balancesPage(store, {
-        ...request,
-        scope: { kind: "one", tokenId: request.tokenId },
-        next: singleTokenNext(request.paging),
-      });
-    });
-  });
-
-  return router;
+export function tokenListRoutes(store: ReadStore): RouteDef[] {
+  return [
+    {
+      template: "/api/v1/tokens",
+      caching: "stale-ok",
+      maxAge: TOKENS_MAX_AGE,
+      handle: ({ url }) => {
+        const request = orFail(parseTokensRequest(url));
+        const rows = store.tokenLists.listTokens({
+          tokenIds: request.tokenIds,
+          tokenConditions: request.tokenIdRanges,
+          accountId: request.accountId,
+          publicKeys: request.publicKeys,
+          types: request.types,
+          names: request.names,
+          order: request.order,
+          limit: request.limit,
+        });
+        const tokens = rows.map(tokenListItemView);
+        const last = rows.at(-1);
+        const next = nextLink(request.paging, rows.length, last && (formatEntityId(last.id) ?? undefined));
+        return jsonAnswer({ tokens, links: { next } });
+      },
+    },
+    {
+      template: "/api/v1/tokens/balances",
+      caching: "stale-ok",
+      maxAge: BALANCES_MAX_AGE,
+      handle: ({ url }) => balancesPage(store, shortBalancesRequest(url)),
+    },
+    {
+      template: "/api/v1/tokens/{tokenId}/balances",
+      caching: "stale-ok",
+      maxAge: BALANCES_MAX_AGE,
+      handle: ({ url, params }) => {
+        const request = orFail(parseTokenBalancesRequest({ tokenId: params.tokenId! }, url));
+        return balancesPage(store, {
+          ...request,
+          scope: { kind: "one", tokenId: request.tokenId },
+          next: singleTokenNext(request.paging),
+        });
+      },
+    },
+  ];
 }
 
 /**
@@ -94,7 +98,7 @@ export function tokenListRoutes(store: ReadStore, cache: ListCache): Router {
  * page. With `timestamp`, the balances at the latest instant the conditions admit that this mirror has
  * indexed (see `balanceInstant`), and `timestamp` is that instant. An empty page has `timestamp: null`.
  */
-function balancesPage(store: ReadStore, request: BalancesRequest): ListPage {
+function balancesPage(store: ReadStore, request: BalancesRequest): RouteAnswer {
   let atNs: bigint | null = null;
   if (request.timestamps.length > 0) {
     atNs = balanceInstant(request.timestamps, store.balances.latestConsensusNs());
@@ -110,18 +114,15 @@ function balancesPage(store: ReadStore, request: BalancesRequest): ListPage {
       }
     }
   }
-  return {
-    status: 200,
-    body: {
-      timestamp: timestampNs === null ? null : formatTimestamp(timestampNs),
-      balances: rows.map(tokenBalanceView),
-      links: { next: request.next(rows) },
-    },
-  };
+  return jsonAnswer({
+    timestamp: timestampNs === null ? null : formatTimestamp(timestampNs),
+    balances: rows.map(tokenBalanceView),
+    links: { next: request.next(rows) },
+  });
 }
 
-function emptyBalances(): ListPage {
-  return { status: 200, body: { timestamp: null, balances: [], links: { next: null } } };
+function emptyBalances(): RouteAnswer {
+  return jsonAnswer({ timestamp: null, balances: [], links: { next: null } });
 }
 
 function singleTokenNext(paging: PagingContext): (rows: readonly BalanceRow[]) => string | null {
@@ -132,10 +133,10 @@ function singleTokenNext(paging: PagingContext): (rows: readonly BalanceRow[]) =
 }
 
 /** `/api/v1/tokens/balances`: one token when `token.id` names one, otherwise every token. */
-function shortBalancesRequest(req: Request): BalancesRequest {
-  const { request, tokenId } = readShortPathRequest(req.originalUrl);
+function shortBalancesRequest(url: string): BalancesRequest {
+  const { request, tokenId } = readShortPathRequest(url);
   if (tokenId.kind === "one") {
-    const parsed = parseTokenBalancesRequest({ tokenId: tokenId.value }, withoutTokenId(req.originalUrl));
+    const parsed = parseTokenBalancesRequest({ tokenId: tokenId.value }, withoutTokenId(url));
     if (!parsed.ok && parsed.messages[0] === "Invalid parameter: tokenid") {
       orFail({ ok: false, messages: [`Invalid parameter: ${TOKEN_ID}`] });
     }

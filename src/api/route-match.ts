@@ -1,0 +1,72 @@
+/**
+ * The front's dispatcher: finds the route of a request path in the route table, the way Express would route
+ * it (case-insensitive, one trailing slash allowed, a parameter is one non-empty segment, percent-decoded),
+ * at the cost of a few string comparisons. Routes are tried in table order, so a fixed path listed first
+ * (`/api/v1/tokens/balances`) wins over a parameter (`/api/v1/tokens/{tokenId}`).
+ */
+import { HttpError } from "./http-errors.ts";
+
+export type RouteMatch<R> = { route: R; params: Record<string, string> };
+
+type Compiled<R> = {
+  route: R;
+  /** Lower-cased fixed segments, or null where the template has a parameter. */
+  segments: (string | null)[];
+  names: string[];
+};
+
+/** Returns the matcher of `routes`; it throws a 400 `HttpError` for a parameter that is not valid UTF-8. */
+export function createRouteMatcher<R extends { template: string }>(
+  routes: readonly R[],
+): (path: string) => RouteMatch<R> | null {
+  const compiled: Compiled<R>[] = routes.map((route) => {
+    const names: string[] = [];
+    const segments = route.template
+      .split("/")
+      .slice(1)
+      .map((segment) => {
+        if (segment.startsWith("{") && segment.endsWith("}")) {
+          names.push(segment.slice(1, -1));
+          return null;
+        }
+        return segment.toLowerCase();
+      });
+    return { route, segments, names };
+  });
+
+  return (path) => {
+    let trimmed = path;
+    if (trimmed.length > 1 && trimmed.endsWith("/")) trimmed = trimmed.slice(0, -1);
+    const parts = trimmed.split("/").slice(1);
+    for (const candidate of compiled) {
+      if (candidate.segments.length !== parts.length) continue;
+      let matched = true;
+      for (let i = 0; i < parts.length && matched; i++) {
+        const fixed = candidate.segments[i];
+        const part = parts[i]!;
+        matched =
+          fixed === null || fixed === undefined
+            ? part.length > 0
+            : fixed.length === part.length && fixed === part.toLowerCase();
+      }
+      if (!matched) continue;
+      const params: Record<string, string> = {};
+      let n = 0;
+      for (let i = 0; i < parts.length; i++) {
+        if (candidate.segments[i] === null) params[candidate.names[n++]!] = decodeParam(parts[i]!);
+      }
+      return { route: candidate.route, params };
+    }
+    return null;
+  };
+}
+
+function decodeParam(raw: string): string {
+  if (!raw.includes("%")) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    // Express's own answer to an undecodable parameter.
+    throw new HttpError(400, [`Failed to decode param '${raw}'`]);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Property-based fuzzing of every endpoint in `endpoints.ts` against the real service (real watcher, real
+ * SQLite file, real HTTP): whatever the request, the answer is not a 5xx, an error comes in the mirror node's
+ * body format, a 2xx is what the OpenAPI document promises, and every answer arrives within 1 s (a bound per
+ * request, not a benchmark).
+ *
+ * `npm test` runs a bounded number of requests per endpoint; `npm run fuzz` runs many more (FUZZ_RUNS per
+ * endpoint; FUZZ_SEED replays a failure).
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { useScenario } from "../../helpers/fixtures.ts";
+import { validateResponse } from "../../helpers/openapi.ts";
+import { rawRequest } from "../../helpers/raw-http.ts";
+import { type ErrorStyle, FUZZ_ENDPOINTS } from "./endpoints.ts";
+import { requestTo } from "./requests.ts";
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+const ANSWER_WITHIN_MS = 1000;
+
+const scenario = useScenario("tokens-group-nfts");
+
+/** Throws unless `body` is an error body of the given style. */
+function checkErrorBody(style: ErrorStyle, body: unknown): void {
+  const messages = (body as { _status?: { messages?: unknown } })?._status?.messages;
+  expect(Object.keys(body as object)).toEqual(["_status"]);
+  expect(Array.isArray(messages) && messages.length > 0, JSON.stringify(body)).toBe(true);
+  for (const entry of messages as Record<string, unknown>[]) {
+    expect(typeof entry.message).toBe("string");
+    if (style === "node") expect(Object.keys(entry)).toEqual(["message"]);
+    else {
+      expect(Object.keys(entry).filter((key) => key !== "message" && key !== "detail")).toEqual([]);
+      if ("detail" in entry) expect(typeof entry.detail).toBe("string");
+    }
+  }
+}
+
+describe("fuzzing every endpoint", () => {
+  it.each(FUZZ_ENDPOINTS.map((endpoint) => [endpoint.path, endpoint] as const))(
+    "%s: never a 5xx, errors in the mirror node's format, 2xx as documented, each within 1 s",
+    async (_path, endpoint) => {
+      const { service, ledger } = scenario;
+      await fc.assert(
+        fc.asyncProperty(requestTo(endpoint, ledger), async ({ url, documentedPath }) => {
+          const response = await rawRequest(service.baseUrl + url, { timeoutMs: ANSWER_WITHIN_MS });
+          const context = `${url.slice(0, 300)} → ${response.status} ${response.body.slice(0, 300)}`;
+          expect(response.status, context).toBeLessThan(500);
+          expect(response.headers["content-type"], context).toBe("application/json; charset=utf-8");
+          const body = JSON.parse(response.body) as unknown;
+          if (response.status >= 400) {
+            checkErrorBody(endpoint.errorStyle, body);
+          } else if (documentedPath !== null) {
+            validateResponse({ path: documentedPath, status: response.status, body });
+          }
+        }),
+        { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+      );
+    },
+    // A bound for the whole run of an endpoint, generous for a loaded machine.
+    Math.max(30_000, RUNS * 2 * ANSWER_WITHIN_MS),
+  );
+});
