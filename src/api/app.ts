@@ -5,6 +5,7 @@ import type { ReadStore } from "../store/read-store.ts";
 import { answerHitsFirst, createListCache } from "./cache.ts";
 import { errorHandler, notFound } from "./http-errors.ts";
 import { mountBlockRoutes } from "./routes/blocks.ts";
+import { feeEstimateRoutes } from "./routes/fee-estimate.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { nftRoutes } from "./routes/nfts.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
@@ -43,6 +44,7 @@ export function createApp({ store, status, log, listCacheMaxStaleMs }: AppDeps):
   app.use(nftRoutes(store, listCache));
   app.use(tokenRoutes(store, lookupCache));
   mountBlockRoutes(app, store, { generation: () => status().lastBlock });
+  app.use(feeEstimateRoutes({ store, log }));
   app.use((_req, _res, next) => next(notFound()));
   app.use(errorHandler(log));
   return app;

@@ -54,6 +54,8 @@ export type WriteStore = {
   customFee: VersionedTable;
   tokenAccount: VersionedTable;
   nft: VersionedTable;
+  /** Consensus topics (migration 0012-topics). */
+  topic: VersionedTable;
   insertRecordFile(row: RecordFileRow): void;
   setCursor(row: CursorRow): void;
   insertTransaction(row: TransactionRow): void;
@@ -160,6 +162,24 @@ export function createWriteStore(db: Db): WriteStore {
     ["token_id", "serial"],
     ["account_id", "created_ns", "deleted", "metadata", "spender", "delegating_spender"],
   );
+  const topic = createVersionedTable(
+    db,
+    "topic",
+    ["id"],
+    [
+      "created_ns",
+      "deleted",
+      "memo",
+      "admin_key",
+      "submit_key",
+      "fee_schedule_key",
+      "fee_exempt_keys",
+      "custom_fees",
+      "auto_renew_account_id",
+      "auto_renew_period",
+      "expiration_ns",
+    ],
+  );
 
   const insertRecordFile = db.prepare(
     `INSERT INTO record_file (number, name, version, hapi_major, hapi_minor, hapi_patch, hash, previous_hash,
@@ -229,6 +249,7 @@ export function createWriteStore(db: Db): WriteStore {
     customFee,
     tokenAccount,
     nft,
+    topic,
     insertRecordFile: (row) => insertRecordFile.run(row),
     setCursor: (row) => setCursor.run(row),
     insertTransaction: (r) =>
@@ -282,12 +303,12 @@ export function createWriteStore(db: Db): WriteStore {
       for (const row of pendingBalances.values()) balanceHistory.add(...row);
       pendingBalances = new Map();
       for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.flush();
-      for (const table of [entity, token, customFee, tokenAccount, nft]) table.flush();
+      for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.flush();
     },
     reset() {
       pendingBalances = new Map();
       for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.clear();
-      for (const table of [entity, token, customFee, tokenAccount, nft]) table.reset();
+      for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.reset();
     },
   };
 }

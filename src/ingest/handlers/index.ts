@@ -20,6 +20,11 @@ import {
   handleTokenRevokeKyc,
   handleTokenUnfreeze,
 } from "./token-account.ts";
+import {
+  handleConsensusCreateTopic,
+  handleConsensusDeleteTopic,
+  handleConsensusUpdateTopic,
+} from "./topic.ts";
 
 /** Handlers of successful transactions by `TransactionBody` case. Failed transactions change no state. */
 export const HANDLERS: Readonly<Record<string, Handler>> = {
@@ -45,4 +50,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   tokenRevokeKyc: handleTokenRevokeKyc,
   tokenUpdateNfts: handleTokenUpdateNfts,
   tokenClaimAirdrop: handleTokenClaimAirdrop,
+  consensusCreateTopic: handleConsensusCreateTopic,
+  consensusUpdateTopic: handleConsensusUpdateTopic,
+  consensusDeleteTopic: handleConsensusDeleteTopic,
 };
