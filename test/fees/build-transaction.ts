@@ -1,3 +1,4 @@
+import Long from "long";
 import { proto } from "../../src/streams/proto.ts";
 
 /** An ED25519 key whose 32 bytes are all `fill`. */
@@ -33,8 +34,8 @@ export function legacyTransaction(body: proto.ITransactionBody, signatures = 1):
   }).finish();
 }
 
-export const account = (num: number): proto.IAccountID => ({ accountNum: num });
-export const token = (num: number): proto.ITokenID => ({ tokenNum: num });
+export const account = (num: number): proto.IAccountID => ({ accountNum: Long.fromNumber(num) });
+export const token = (num: number): proto.ITokenID => ({ tokenNum: Long.fromNumber(num) });
 
 export function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString("hex");

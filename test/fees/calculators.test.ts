@@ -30,7 +30,7 @@ describe("key counting", () => {
     expect(countKeys(ed25519())).toBe(1n);
     expect(countKeys({ ECDSASecp256k1: new Uint8Array(33) })).toBe(1n);
     expect(countKeys({ ECDSA_384: new Uint8Array(49) })).toBe(1n);
-    expect(countKeys({ contractID: { contractNum: 5 } })).toBe(0n);
+    expect(countKeys({ contractID: { contractNum: Long.fromNumber(5) } })).toBe(0n);
     expect(countKeys({ RSA_3072: new Uint8Array(10) })).toBe(0n);
     expect(countKeys(null)).toBe(0n);
     const nested = {
@@ -39,7 +39,9 @@ describe("key counting", () => {
         keys: {
           keys: [
             ed25519(1),
-            { keyList: { keys: [ed25519(2), { delegatableContractId: { contractNum: 1 } }] } },
+            {
+              keyList: { keys: [ed25519(2), { delegatableContractId: { contractNum: Long.fromNumber(1) } }] },
+            },
           ],
         },
       },
@@ -234,7 +236,9 @@ describe("consensus service", () => {
   });
 
   it("ConsensusSubmitMessage in STATE: a topic with custom fees pays bytes over 1024", () => {
-    const body = { consensusSubmitMessage: { topicID: { topicNum: 8 }, message: new Uint8Array(1100) } };
+    const body = {
+      consensusSubmitMessage: { topicID: { topicNum: Long.fromNumber(8) }, message: new Uint8Array(1100) },
+    };
     const s = service(body, "STATE", stateOf({}, [8]));
     expect(s.extras).toEqual([
       extra("CONSENSUS_SUBMIT_MESSAGE_WITH_CUSTOM_FEE", 1, 0, 498300000),
@@ -254,12 +258,14 @@ describe("consensus service", () => {
 
 describe("file service", () => {
   it("FileAppend: state bytes over 1000", () => {
-    const s = service({ fileAppend: { fileID: { fileNum: 1001 }, contents: new Uint8Array(1001) } });
+    const s = service({
+      fileAppend: { fileID: { fileNum: Long.fromNumber(1001) }, contents: new Uint8Array(1001) },
+    });
     expect(s.extras).toEqual([extra("STATE_BYTES", 1001, 1000, 1000000)]);
   });
 
   it("FileUpdate of a system file is free in STATE, priced in INTRINSIC", () => {
-    const body = { fileUpdate: { fileID: { fileNum: 113 }, contents: new Uint8Array(10) } };
+    const body = { fileUpdate: { fileID: { fileNum: Long.fromNumber(113) }, contents: new Uint8Array(10) } };
     expect(estimate(signedTransaction(body), { mode: "STATE" })).toEqual({
       high_volume_multiplier: 1,
       network: { multiplier: 0, subtotal: 0 },
@@ -268,7 +274,9 @@ describe("file service", () => {
       total: 0,
     });
     expect(service(body).total).toBe(500000000);
-    expect(service({ fileUpdate: { fileID: { fileNum: 751 } } }, "STATE").total).toBe(500000000);
+    expect(service({ fileUpdate: { fileID: { fileNum: Long.fromNumber(751) } } }, "STATE").total).toBe(
+      500000000,
+    );
   });
 });
 

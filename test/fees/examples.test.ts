@@ -160,7 +160,7 @@ describe("byte-exact examples (fees.md §8.2)", () => {
 
   it("E9: a contract call is node/network exempt and free", () => {
     const bytes = signedTransaction({
-      contractCall: { contractID: { contractNum: 10 }, gas: amount(100000) },
+      contractCall: { contractID: { contractNum: Long.fromNumber(10) }, gas: amount(100000) },
     });
     expect(hex(bytes)).toBe(`2a550a0a3a080a02180a10a08d0612470a450a01001a40${Z}`);
     expect(estimate(bytes)).toEqual({
@@ -174,7 +174,7 @@ describe("byte-exact examples (fees.md §8.2)", () => {
 
   it("E10: a 128-byte message, to a topic without and with a fixed custom fee", () => {
     const bytes = signedTransaction({
-      consensusSubmitMessage: { topicID: { topicNum: 7 }, message: new Uint8Array(128) },
+      consensusSubmitMessage: { topicID: { topicNum: Long.fromNumber(7) }, message: new Uint8Array(128) },
     });
     expect(bytes.length).toBe(218);
     const plain = estimate(bytes);
@@ -191,7 +191,7 @@ describe("byte-exact examples (fees.md §8.2)", () => {
 
   it("E11: a 2000-byte message pays processing bytes at the node", () => {
     const bytes = signedTransaction({
-      consensusSubmitMessage: { topicID: { topicNum: 7 }, message: new Uint8Array(2000) },
+      consensusSubmitMessage: { topicID: { topicNum: Long.fromNumber(7) }, message: new Uint8Array(2000) },
     });
     expect(bytes.length).toBe(2090);
     const body = estimate(bytes);
@@ -242,7 +242,7 @@ describe("byte-exact examples (fees.md §8.2)", () => {
   it("E14: a topic update with three keys and two fee-exempt keys", () => {
     const bytes = signedTransaction({
       consensusUpdateTopic: {
-        topicID: { topicNum: 7 },
+        topicID: { topicNum: Long.fromNumber(7) },
         adminKey: ed25519(1),
         submitKey: ed25519(2),
         feeScheduleKey: ed25519(3),

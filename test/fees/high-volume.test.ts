@@ -1,3 +1,4 @@
+import Long from "long";
 import { describe, expect, it } from "vitest";
 import { genesisFeeSchedule } from "../../src/fees/genesis-schedule.ts";
 import { highVolumeMultiplier } from "../../src/fees/high-volume.ts";
@@ -80,7 +81,10 @@ describe("high-volume pricing (fees.md §8.3)", () => {
 
   it("scales extras' fee per unit and leaves counts alone", () => {
     const bytes = signedTransaction(
-      { tokenAssociate: { tokens: [{ tokenNum: 1 }, { tokenNum: 2 }] }, highVolume: true },
+      {
+        tokenAssociate: { tokens: [{ tokenNum: Long.fromNumber(1) }, { tokenNum: Long.fromNumber(2) }] },
+        highVolume: true,
+      },
       1,
     );
     const body = estimate(bytes, { mode: "STATE", throttle: 0 });

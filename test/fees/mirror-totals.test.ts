@@ -19,7 +19,7 @@ const eightKeys = {
   pauseKey: ed25519(7),
   metadataKey: ed25519(8),
 };
-const hook: proto.com.hedera.hapi.node.hooks.IHookCreationDetails = { hookId: Long.fromNumber(1) };
+const hook = { hookId: Long.fromNumber(1) };
 const hbarTransfer = {
   accountAmounts: [
     { accountID: account(1001), amount: Long.fromNumber(-5) },
@@ -42,17 +42,21 @@ const CASES: Array<[string, proto.ITransactionBody, bigint]> = [
     },
     20_300_000_000n,
   ],
-  ["CONSENSUSDELETETOPIC", { consensusDeleteTopic: { topicID: { topicNum: 7 } } }, 50_000_000n],
+  [
+    "CONSENSUSDELETETOPIC",
+    { consensusDeleteTopic: { topicID: { topicNum: Long.fromNumber(7) } } },
+    50_000_000n,
+  ],
   [
     "CONSENSUSSUBMITMESSAGE",
-    { consensusSubmitMessage: { topicID: { topicNum: 7 }, message: new Uint8Array(128) } },
+    { consensusSubmitMessage: { topicID: { topicNum: Long.fromNumber(7) }, message: new Uint8Array(128) } },
     1_890_400n,
   ],
   [
     "CONSENSUSUPDATETOPIC",
     {
       consensusUpdateTopic: {
-        topicID: { topicNum: 7 },
+        topicID: { topicNum: Long.fromNumber(7) },
         adminKey: ed25519(1),
         submitKey: ed25519(2),
         feeScheduleKey: ed25519(3),
@@ -61,13 +65,21 @@ const CASES: Array<[string, proto.ITransactionBody, bigint]> = [
     },
     402_200_000n,
   ],
-  ["CONTRACTCALL", { contractCall: { contractID: { contractNum: 10 }, gas: Long.fromNumber(100_000) } }, 0n],
+  [
+    "CONTRACTCALL",
+    { contractCall: { contractID: { contractNum: Long.fromNumber(10) }, gas: Long.fromNumber(100_000) } },
+    0n,
+  ],
   [
     "CONTRACTCREATEINSTANCE",
     { contractCreateInstance: { adminKey: key, hookCreationDetails: [hook] } },
     20_000_000_000n,
   ],
-  ["CONTRACTDELETEINSTANCE", { contractDeleteInstance: { contractID: { contractNum: 10 } } }, 70_000_000n],
+  [
+    "CONTRACTDELETEINSTANCE",
+    { contractDeleteInstance: { contractID: { contractNum: Long.fromNumber(10) } } },
+    70_000_000n,
+  ],
   [
     "CONTRACTUPDATEINSTANCE",
     {
@@ -99,14 +111,18 @@ const CASES: Array<[string, proto.ITransactionBody, bigint]> = [
     20_002_200_000n,
   ],
   ["ETHEREUMTRANSACTION", { ethereumTransaction: { ethereumData: new Uint8Array(100) } }, 1_000_000n],
-  ["FILEAPPEND", { fileAppend: { fileID: { fileNum: 1001 }, contents: content } }, 500_000_000n],
+  [
+    "FILEAPPEND",
+    { fileAppend: { fileID: { fileNum: Long.fromNumber(1001) }, contents: content } },
+    500_000_000n,
+  ],
   ["FILECREATE", { fileCreate: { keys: { keys: [key] }, contents: content } }, 500_000_000n],
   [
     "FILEUPDATE",
-    { fileUpdate: { fileID: { fileNum: 1001 }, keys: { keys: [key] }, contents: content } },
+    { fileUpdate: { fileID: { fileNum: Long.fromNumber(1001) }, keys: { keys: [key] }, contents: content } },
     500_000_000n,
   ],
-  ["FILEDELETE", { fileDelete: { fileID: { fileNum: 1001 } } }, 70_000_000n],
+  ["FILEDELETE", { fileDelete: { fileID: { fileNum: Long.fromNumber(1001) } } }, 70_000_000n],
   [
     "SCHEDULECREATE",
     {
@@ -117,8 +133,8 @@ const CASES: Array<[string, proto.ITransactionBody, bigint]> = [
     },
     100_000_000n,
   ],
-  ["SCHEDULEDELETE", { scheduleDelete: { scheduleID: { scheduleNum: 5 } } }, 10_000_000n],
-  ["SCHEDULESIGN", { scheduleSign: { scheduleID: { scheduleNum: 5 } } }, 10_000_000n],
+  ["SCHEDULEDELETE", { scheduleDelete: { scheduleID: { scheduleNum: Long.fromNumber(5) } } }, 10_000_000n],
+  ["SCHEDULESIGN", { scheduleSign: { scheduleID: { scheduleNum: Long.fromNumber(5) } } }, 10_000_000n],
   ["TOKENASSOCIATE", { tokenAssociate: { account: account(1001), tokens: [token(5)] } }, 500_000_000n],
   ["TOKENDISSOCIATE", { tokenDissociate: { account: account(1001), tokens: [token(5)] } }, 500_000_000n],
   ["TOKENBURN", { tokenBurn: { token: token(5), amount: Long.fromNumber(3) } }, 10_000_000n],

@@ -37,17 +37,59 @@ describe("simple-fee schedule (fees.md §3)", () => {
   });
 
   const INVALID: Array<[string, (json: ScheduleJson) => void]> = [
-    ["no node fee", (json) => delete (json as Partial<ScheduleJson>).node],
-    ["no network fee", (json) => delete (json as Partial<ScheduleJson>).network],
-    ["a network multiplier of 0", (json) => void (json.network.multiplier = 0)],
-    ["no services", (json) => void (json.services = [])],
-    ["an extra with fee 0", (json) => void (json.extras[0]!.fee = 0)],
-    ["an extra defined twice", (json) => void json.extras.push({ name: "KEYS", fee: 5 })],
-    ["a service name used twice", (json) => void (json.services[1]!.name = json.services[0]!.name)],
-    ["an empty service schedule", (json) => void (json.services[0]!.schedule = [])],
+    [
+      "no node fee",
+      (json) => {
+        delete (json as Partial<ScheduleJson>).node;
+      },
+    ],
+    [
+      "no network fee",
+      (json) => {
+        delete (json as Partial<ScheduleJson>).network;
+      },
+    ],
+    [
+      "a network multiplier of 0",
+      (json) => {
+        json.network.multiplier = 0;
+      },
+    ],
+    [
+      "no services",
+      (json) => {
+        json.services = [];
+      },
+    ],
+    [
+      "an extra with fee 0",
+      (json) => {
+        json.extras[0]!.fee = 0;
+      },
+    ],
+    [
+      "an extra defined twice",
+      (json) => {
+        json.extras.push({ name: "KEYS", fee: 5 });
+      },
+    ],
+    [
+      "a service name used twice",
+      (json) => {
+        json.services[1]!.name = json.services[0]!.name;
+      },
+    ],
+    [
+      "an empty service schedule",
+      (json) => {
+        json.services[0]!.schedule = [];
+      },
+    ],
     [
       "a functionality twice in one service",
-      (json) => void json.services[0]!.schedule.push(structuredClone(json.services[0]!.schedule[0]!)),
+      (json) => {
+        json.services[0]!.schedule.push(structuredClone(json.services[0]!.schedule[0]!));
+      },
     ],
     [
       "a node reference to an undefined extra",
@@ -59,7 +101,9 @@ describe("simple-fee schedule (fees.md §3)", () => {
     ],
     [
       "a reference repeated in a definition",
-      (json) => void definitionIn(json, "CryptoCreate").extras.push({ name: "KEYS", includedCount: 3 }),
+      (json) => {
+        (definitionIn(json, "CryptoCreate").extras as unknown[]).push({ name: "KEYS", includedCount: 3 });
+      },
     ],
     [
       "a service reference to an undefined extra",
@@ -68,9 +112,8 @@ describe("simple-fee schedule (fees.md §3)", () => {
       },
     ],
   ];
-  for (const [what, edit] of INVALID) {
+  for (const [what, edit] of INVALID)
     it(`refuses a schedule with ${what}`, () => {
       expect(() => parseFeeSchedule(editedScheduleBytes(edit))).toThrow(InvalidFeeScheduleError);
     });
-  }
 });

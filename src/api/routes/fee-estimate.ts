@@ -76,6 +76,11 @@ export function feeEstimateRoutes({ store, log, schedule }: FeeEstimateDeps): Ro
         // Stack exhaustion or an out-of-range read on hostile bytes outside the decoder: still the client's input.
         return sendJavaError(res, 400, "Unable to parse transaction");
       }
+      const code = String((error as { code?: unknown })?.code ?? "");
+      if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+        log.warn({ err: error, url: req.originalUrl }, "database busy");
+        return sendJavaError(res, 503, "");
+      }
       log.error({ err: error, url: req.originalUrl }, "fee estimate failed");
       return sendJavaError(res, 500, "");
     }
