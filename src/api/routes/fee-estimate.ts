@@ -64,10 +64,9 @@ export function feeEstimateRoutes({ store, log, schedule }: FeeEstimateDeps): Ro
         schedule: currentSchedule(),
         state: facts,
       });
-      res
-        .status(200)
-        .set("Content-Type", "application/json;charset=UTF-8")
-        .send(toJson(feeEstimateView(result)));
+      // Written directly: Express would rewrite the type as `application/json; charset=utf-8`.
+      res.status(200).setHeader("Content-Type", "application/json;charset=UTF-8");
+      res.end(toJson(feeEstimateView(result)));
     } catch (error) {
       if (error instanceof FeeEstimateParamError || error instanceof FeeEstimateError) {
         return sendJavaError(res, 400, error.message);
