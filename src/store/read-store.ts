@@ -1,7 +1,9 @@
 import { type BalanceQueries, createBalanceQueries } from "./balances.ts";
 import { type BlockQueries, createBlockQueries } from "./blocks.ts";
 import type { Db } from "./db.ts";
+import { createNetworkQueries, type NetworkQueries } from "./network.ts";
 import { createNftQueries, type NftQueries } from "./nfts.ts";
+import { createSystemFileQueries, type SystemFileQueries } from "./system-files.ts";
 import { createTokenListQueries, type TokenListQueries } from "./token-lists.ts";
 import { createTokenQueries, type TokenQueries } from "./tokens.ts";
 
@@ -13,6 +15,8 @@ export type ReadStore = {
   tokenLists: TokenListQueries;
   balances: BalanceQueries;
   nfts: NftQueries;
+  systemFiles: SystemFileQueries;
+  network: NetworkQueries;
 };
 
 export function createReadStore(db: Db): ReadStore {
@@ -23,5 +27,7 @@ export function createReadStore(db: Db): ReadStore {
     tokenLists: createTokenListQueries(db),
     balances: createBalanceQueries(db),
     nfts: createNftQueries(db),
+    systemFiles: createSystemFileQueries(db),
+    network: createNetworkQueries(db),
   };
 }

@@ -1,5 +1,6 @@
 import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
+import { createNetworkWrites, type NetworkWrites } from "./network-writes.ts";
 import { createVersionedTable, type Row, type VersionedTable } from "./versioned.ts";
 
 export type RecordFileRow = {
@@ -54,6 +55,8 @@ export type WriteStore = {
   customFee: VersionedTable;
   tokenAccount: VersionedTable;
   nft: VersionedTable;
+  /** System files, address books, nodes and stake (written through, nothing held back). */
+  network: NetworkWrites;
   /** Consensus topics (migration 0012-topics). */
   topic: VersionedTable;
   insertRecordFile(row: RecordFileRow): void;
@@ -249,6 +252,7 @@ export function createWriteStore(db: Db): WriteStore {
     customFee,
     tokenAccount,
     nft,
+    network: createNetworkWrites(db),
     topic,
     insertRecordFile: (row) => insertRecordFile.run(row),
     setCursor: (row) => setCursor.run(row),

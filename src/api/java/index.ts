@@ -1,0 +1,56 @@
+/**
+ * Conventions of the Java-implemented endpoints (`/api/v1/network/*`): error bodies, parameter readers,
+ * response headers and method handling. See api.md §1.7, §3.1 and each module's comment.
+ */
+export {
+  failedToConvert,
+  type JavaErrorMessage,
+  JavaHttpError,
+  javaBadRequest,
+  javaBindingErrors,
+  javaError,
+  javaErrorBody,
+  javaErrorHandler,
+  javaMethodNotAllowed,
+  javaNotFound,
+  reasonPhrase,
+  sendJavaError,
+} from "./errors.ts";
+export { javaNextLink } from "./links.ts";
+export {
+  DEFAULT_NODES_LIMIT,
+  MAX_NODES_LIMIT,
+  type NetworkNodesRequest,
+  parseEntityIdRange,
+  readNetworkNodesRequest,
+} from "./network-nodes-request.ts";
+export {
+  ALL_TIME,
+  convertTimestamps,
+  type JavaTimestamp,
+  MAX_INT64,
+  multiValues,
+  type Order,
+  parseJavaInt,
+  parseJavaLong,
+  parseJavaTimestamp,
+  parseOrder,
+  readChoiceParam,
+  readFirst,
+  readOrderParam,
+  readSingle,
+  readTimestampBounds,
+  type TimestampBounds,
+  type TimestampOptions,
+  timestampBounds,
+} from "./params.ts";
+export { type JavaQuery, parseJavaQuery } from "./query.ts";
+export {
+  getOnly,
+  JAVA_JSON_TYPE,
+  type JavaSendOptions,
+  javaEtag,
+  NETWORK_CACHE_CONTROL,
+  sendJavaJson,
+  sendJavaText,
+} from "./respond.ts";
