@@ -45,7 +45,7 @@ export function createApp({ store, status, log, listCacheMaxStaleMs }: AppDeps):
   app.use(nftRoutes(store, listCache));
   app.use(tokenRoutes(store, lookupCache));
   mountBlockRoutes(app, store, { generation: () => status().lastBlock });
-  app.use(feeEstimateRoutes({ store, log }));
+  app.use(feeEstimateRoutes({ store, log, generation: () => status().lastBlock }));
   app.use(networkRoutes(store, log, { generation: () => status().lastBlock }));
   app.use((_req, _res, next) => next(notFound()));
   app.use(errorHandler(log));

@@ -102,7 +102,6 @@ describe("POST /api/v1/network/fees errors (fees.md §7)", () => {
   });
 
   it.each([
-    ["mode=state", "Failed to convert 'mode'"],
     ["mode=FAST", "Failed to convert 'mode'"],
     ["high_volume_throttle=-1", "highVolumeThrottle must be greater than or equal to 0"],
     ["high_volume_throttle=10001", "highVolumeThrottle must be less than or equal to 10000"],
@@ -113,6 +112,13 @@ describe("POST /api/v1/network/fees errors (fees.md §7)", () => {
     const response = await post(transfer, { query });
     expect(response.status).toBe(400);
     expect(response.body).toEqual(badRequest(detail));
+  });
+
+  it("reads mode in any case, as api.md §3.4 says", async () => {
+    const body = signedTransaction({ consensusCreateTopic: {}, highVolume: true }, 0);
+    const response = await post(body, { query: "mode=state&high_volume_throttle=10000" });
+    expect(response.status).toBe(200);
+    expect((response.body as { high_volume_multiplier: number }).high_volume_multiplier).toBe(200);
   });
 
   it("takes defaults for empty parameters and ignores unknown ones", async () => {
@@ -127,7 +133,7 @@ describe("body limit", () => {
     const response = await post(new Uint8Array(FEE_ESTIMATE_BODY_LIMIT + 1));
     expect(response.status).toBe(413);
     expect(response.body).toEqual(
-      javaError("Payload Too Large", `Request body exceeds ${FEE_ESTIMATE_BODY_LIMIT} bytes`),
+      javaError("Content Too Large", `Request body exceeds ${FEE_ESTIMATE_BODY_LIMIT} bytes`),
     );
     // A body of exactly the limit is read (and is not a transaction).
     expect((await post(new Uint8Array(FEE_ESTIMATE_BODY_LIMIT))).status).toBe(400);
