@@ -7,7 +7,7 @@ import { errorHandler, notFound } from "./http-errors.ts";
 import { mountBlockRoutes } from "./routes/blocks.ts";
 import { feeEstimateRoutes } from "./routes/fee-estimate.ts";
 import { healthRoutes } from "./routes/health.ts";
-import { networkRoutes } from "./routes/network.ts";
+import { mountNetworkRoutes } from "./routes/network.ts";
 import { nftRoutes } from "./routes/nfts.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
@@ -46,7 +46,7 @@ export function createApp({ store, status, log, listCacheMaxStaleMs }: AppDeps):
   app.use(tokenRoutes(store, lookupCache));
   mountBlockRoutes(app, store, { generation: () => status().lastBlock });
   app.use(feeEstimateRoutes({ store, log, generation: () => status().lastBlock }));
-  app.use(networkRoutes(store, log, { generation: () => status().lastBlock }));
+  mountNetworkRoutes(app, store, log, { generation: () => status().lastBlock });
   app.use((_req, _res, next) => next(notFound()));
   app.use(errorHandler(log));
   return app;
