@@ -4,9 +4,10 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, fees
  */
 import { benchBlocks } from "./blocks.ts";
+import { benchFeeEstimate } from "./fee-estimate.ts";
 import { benchIngestAndLookup } from "./ingest-and-lookup.ts";
 import { benchNetwork } from "./network.ts";
 import { benchTokensGroup } from "./tokens-group.ts";
@@ -42,6 +43,10 @@ if (wanted("tokens")) {
 if (wanted("network")) {
   console.log("== network group");
   for (const r of await benchNetwork()) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("fees")) {
+  console.log("== fee estimation");
+  for (const r of await benchFeeEstimate()) verdict(r.name, r.ratio, r.target);
 }
 console.log("\n== summary");
 for (const line of verdicts) console.log(line);

@@ -39,13 +39,13 @@ export function createApp({ store, status, log, listCacheMaxStaleMs }: AppDeps):
     res.set("Access-Control-Allow-Origin", "*");
     next();
   });
+  app.use(feeEstimateRoutes({ store, log, generation: () => status().lastBlock }));
   app.use(healthRoutes(status));
   // Before tokenRoutes: `/api/v1/tokens/balances` and `/api/v1/tokens/nfts` are not token IDs.
   app.use(tokenListRoutes(store, listCache));
   app.use(nftRoutes(store, listCache));
   app.use(tokenRoutes(store, lookupCache));
   mountBlockRoutes(app, store, { generation: () => status().lastBlock });
-  app.use(feeEstimateRoutes({ store, log, generation: () => status().lastBlock }));
   mountNetworkRoutes(app, store, log, { generation: () => status().lastBlock });
   app.use((_req, _res, next) => next(notFound()));
   app.use(errorHandler(log));

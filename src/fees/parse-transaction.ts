@@ -41,16 +41,26 @@ function decode<T>(read: () => T): T {
 
 /**
  * The Java library re-measures the parsed message, so unknown fields and explicitly encoded empty fields of the
- * outer message do not count; for ordinary input this is the body length.
+ * outer message do not count; for ordinary input this is the body length. Summed field by field: re-encoding
+ * would copy the (opaque, often kilobytes long) signed transaction bytes on every request.
  */
 function measure(tx: proto.Transaction): bigint {
-  const copy = new proto.Transaction();
-  if (tx.body != null) copy.body = tx.body;
-  if (tx.sigs != null) copy.sigs = tx.sigs;
-  if (tx.sigMap != null) copy.sigMap = tx.sigMap;
-  if (tx.bodyBytes != null && tx.bodyBytes.length > 0) copy.bodyBytes = tx.bodyBytes;
+  let size = 0;
+  const field = (length: number) => {
+    size += 1 + varintSize(length) + length;
+  };
+  if (tx.body != null) field(proto.TransactionBody.encode(tx.body).finish().length);
+  if (tx.sigs != null) field(proto.SignatureList.encode(tx.sigs).finish().length);
+  if (tx.sigMap != null) field(proto.SignatureMap.encode(tx.sigMap).finish().length);
+  if (tx.bodyBytes != null && tx.bodyBytes.length > 0) field(tx.bodyBytes.length);
   if (tx.signedTransactionBytes != null && tx.signedTransactionBytes.length > 0) {
-    copy.signedTransactionBytes = tx.signedTransactionBytes;
+    field(tx.signedTransactionBytes.length);
   }
-  return BigInt(proto.Transaction.encode(copy).finish().length);
+  return BigInt(size);
+}
+
+function varintSize(value: number): number {
+  let bytes = 1;
+  for (let v = value; v >= 0x80; v = Math.floor(v / 0x80)) bytes++;
+  return bytes;
 }

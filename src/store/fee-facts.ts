@@ -1,4 +1,3 @@
-import { decodeCustomFees } from "./custom-fees.ts";
 import type { Db } from "./db.ts";
 
 /** What STATE-mode fee estimation reads about a token: its kind and whether its fee schedule charges anything. */
@@ -13,22 +12,29 @@ export type FeeFactQueries = {
 
 /** Current-state lookups for fee estimation: one index seek each, prepared once on the read connection. */
 export function createFeeFactQueries(db: Db): FeeFactQueries {
-  const tokenType = db.prepare("SELECT type FROM token WHERE id = ? AND valid_to IS NULL").pluck();
-  const tokenFees = db.prepare("SELECT fees FROM custom_fee WHERE token_id = ? AND valid_to IS NULL").pluck();
+  const tokenFacts = db.prepare(
+    `SELECT t.type, f.fees FROM token t
+     LEFT JOIN custom_fee f ON f.token_id = t.id AND f.valid_to IS NULL
+     WHERE t.id = ? AND t.valid_to IS NULL`,
+  );
   const topicFees = db.prepare("SELECT custom_fees FROM topic WHERE id = ? AND valid_to IS NULL").pluck();
   return {
     token(num) {
-      const type = tokenType.get(num) as string | undefined;
-      if (type === undefined) return undefined;
-      const fees = tokenFees.get(num) as string | undefined;
-      return {
-        nonFungible: type === "NON_FUNGIBLE_UNIQUE",
-        hasCustomFees: fees !== undefined && decodeCustomFees(fees).length > 0,
-      };
+      const row = tokenFacts.get(num) as { type: string; fees: string | null } | undefined;
+      if (row === undefined) return undefined;
+      return { nonFungible: row.type === "NON_FUNGIBLE_UNIQUE", hasCustomFees: hasFees(row.fees) };
     },
     topicHasFixedFees(num) {
-      const fees = topicFees.get(num) as string | undefined;
-      return fees !== undefined && decodeCustomFees(fees).some((fee) => fee.kind === "fixed");
+      // A topic's custom fees are fixed fees only (the handler stores no other kind).
+      return hasFees(topicFees.get(num) as string | undefined);
     },
   };
+}
+
+/**
+ * Whether a stored fee list (custom_fee encoding, a JSON array) holds at least one fee. Every stored fee is a
+ * fixed, fractional or royalty fee, so a non-empty array is enough; this runs on every STATE estimate.
+ */
+function hasFees(json: string | null | undefined): boolean {
+  return json != null && json !== "[]";
 }
