@@ -67,6 +67,11 @@ describe("GET /api/v1/network/exchangerate", () => {
     const response = await get("/api/v1/network/exchangerate");
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ ...RATES_1, timestamp: stepTime(ledger, "rates-1") });
+    // A failed update with parseable rates was never kept: as of its time the rates are still rates-1's.
+    const failed = ledger.steps.find((s) => s.label === "rates-failed");
+    expect(failed?.status).toBe("AUTHORIZATION_FAILED");
+    const atFailed = await get(`/api/v1/network/exchangerate?timestamp=${stepTime(ledger, "rates-failed")}`);
+    expect(atFailed.body).toEqual({ ...RATES_1, timestamp: stepTime(ledger, "rates-1") });
   });
 
   it("answers as of timestamp bounds", async () => {
