@@ -128,6 +128,20 @@ describe("POST /api/v1/network/fees errors (fees.md §7)", () => {
   });
 });
 
+describe("other methods on /api/v1/network/fees", () => {
+  it("answers PUT with 405 naming GET and POST, and leaves GET to the gas-price route", async () => {
+    const put = await fetch(`${scenario.service.baseUrl}/api/v1/network/fees`, { method: "PUT", body: "x" });
+    expect(put.status).toBe(405);
+    expect(put.headers.get("allow")).toContain("POST");
+    expect(await put.json()).toEqual(
+      javaError("Method Not Allowed", "Request method 'PUT' is not supported"),
+    );
+    // The scenario has no 0.0.111: the GET route answers its own 404, not the estimator.
+    const get = await fetch(`${scenario.service.baseUrl}/api/v1/network/fees`);
+    expect(get.status).toBe(404);
+  });
+});
+
 describe("body limit", () => {
   it("answers 413 for a declared length over the limit", async () => {
     const response = await post(new Uint8Array(FEE_ESTIMATE_BODY_LIMIT + 1));
