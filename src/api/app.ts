@@ -5,7 +5,7 @@ import type { ReadStore } from "../store/read-store.ts";
 import { answerHitsFirst, createListCache } from "./cache.ts";
 import { errorHandler, notFound } from "./http-errors.ts";
 import { mountBlockRoutes } from "./routes/blocks.ts";
-import { feeEstimateRoutes } from "./routes/fee-estimate.ts";
+import { mountFeeEstimateRoutes } from "./routes/fee-estimate.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { mountNetworkRoutes } from "./routes/network.ts";
 import { nftRoutes } from "./routes/nfts.ts";
@@ -39,7 +39,7 @@ export function createApp({ store, status, log, listCacheMaxStaleMs }: AppDeps):
     res.set("Access-Control-Allow-Origin", "*");
     next();
   });
-  app.use(feeEstimateRoutes({ store, log, generation: () => status().lastBlock }));
+  mountFeeEstimateRoutes(app, { store, log, generation: () => status().lastBlock });
   app.use(healthRoutes(status));
   // Before tokenRoutes: `/api/v1/tokens/balances` and `/api/v1/tokens/nfts` are not token IDs.
   app.use(tokenListRoutes(store, listCache));

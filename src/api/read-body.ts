@@ -1,4 +1,4 @@
-import type { Request } from "express";
+import type { IncomingMessage } from "node:http";
 
 /** The request body exceeds the limit; nothing beyond the limit was read. */
 export class BodyTooLargeError extends Error {
@@ -10,7 +10,7 @@ export class BodyTooLargeError extends Error {
  * is read; a chunked body fails as soon as the running total passes it, so an oversized upload is never held
  * whole. The caller answers 413 with `Connection: close`, which drops the rest.
  */
-export function readBody(req: Request, limitBytes: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limitBytes) return Promise.reject(new BodyTooLargeError());
   return new Promise((resolve, reject) => {

@@ -121,6 +121,22 @@ describe("POST /api/v1/network/fees errors (fees.md §7)", () => {
     expect((response.body as { high_volume_multiplier: number }).high_volume_multiplier).toBe(200);
   });
 
+  it("answers other spellings of the path through the Express router the same way", async () => {
+    const response = await fetch(`${scenario.service.baseUrl}/api/v1/network/fees/?mode=STATE`, {
+      method: "POST",
+      headers: { "content-type": "application/protobuf" },
+      body: transfer,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(await response.json()).toEqual((await post(transfer, { query: "mode=STATE" })).body);
+    const bad = await fetch(`${scenario.service.baseUrl}/api/v1/network/fees/`, {
+      method: "POST",
+      body: "{}",
+    });
+    expect(bad.status).toBe(415);
+  });
+
   it("takes defaults for empty parameters and ignores unknown ones", async () => {
     const response = await post(transfer, { query: "mode=&high_volume_throttle=&foo=bar" });
     expect(response.status).toBe(200);
