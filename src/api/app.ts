@@ -39,7 +39,6 @@ export function createApp({ store, status, log, listCacheMaxStaleMs }: AppDeps):
     res.set("Access-Control-Allow-Origin", "*");
     next();
   });
-  mountFeeEstimateRoutes(app, { store, log, generation: () => status().lastBlock });
   app.use(healthRoutes(status));
   // Before tokenRoutes: `/api/v1/tokens/balances` and `/api/v1/tokens/nfts` are not token IDs.
   app.use(tokenListRoutes(store, listCache));
@@ -47,6 +46,7 @@ export function createApp({ store, status, log, listCacheMaxStaleMs }: AppDeps):
   app.use(tokenRoutes(store, lookupCache));
   mountBlockRoutes(app, store, { generation: () => status().lastBlock });
   mountNetworkRoutes(app, store, log, { generation: () => status().lastBlock });
+  mountFeeEstimateRoutes(app, { store, log, generation: () => status().lastBlock });
   app.use((_req, _res, next) => next(notFound()));
   app.use(errorHandler(log));
   return app;

@@ -152,6 +152,8 @@ describe("other methods on /api/v1/network/fees", () => {
     expect(await put.json()).toEqual(
       javaError("Method Not Allowed", "Request method 'PUT' is not supported"),
     );
+    const options = await fetch(`${scenario.service.baseUrl}/api/v1/network/fees`, { method: "OPTIONS" });
+    expect(options.headers.get("allow")).toBe("GET,HEAD,POST,OPTIONS");
     // The scenario has no 0.0.111: the GET route answers its own 404, not the estimator.
     const get = await fetch(`${scenario.service.baseUrl}/api/v1/network/fees`);
     expect(get.status).toBe(404);
