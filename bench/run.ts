@@ -4,9 +4,10 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees
  */
 import { benchBlocks } from "./blocks.ts";
+import { benchFeeEstimate } from "./fee-estimate.ts";
 import { benchIngestAndLookup } from "./ingest-and-lookup.ts";
 import { benchNetwork } from "./network.ts";
 import { benchStartup, summarize } from "./startup.ts";
@@ -49,6 +50,10 @@ if (wanted("startup")) {
   const result = await benchStartup();
   const ready = [...result.readyMs].sort((a, b) => a - b)[Math.floor(result.readyMs.length / 2)]!;
   verdicts.push(`${summarize(result)} (target < 1000 ms) ${ready < 1000 ? "met" : "MISSED"}`);
+}
+if (wanted("fees")) {
+  console.log("== fee estimation");
+  for (const r of await benchFeeEstimate()) verdict(r.name, r.ratio, r.target);
 }
 console.log("\n== summary");
 for (const line of verdicts) console.log(line);

@@ -10,6 +10,7 @@ import { createFront, type RequestListener, type RequestObservation } from "./fr
 import { errorHandler, notFound } from "./http-errors.ts";
 import { blockRoutes } from "./routes/blocks.ts";
 import { docsRoutes } from "./routes/docs.ts";
+import { mountFeeEstimateRoutes } from "./routes/fee-estimate.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { mountNetworkRoutes } from "./routes/network.ts";
 import { nftRoutes } from "./routes/nfts.ts";
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps): App {
   if (deps.metrics) app.use(metricsRoutes(deps.metrics));
   app.use(docsRoutes());
   mountNetworkRoutes(app, store, log, { generation: () => status().lastBlock });
+  mountFeeEstimateRoutes(app, { store, log, generation: () => status().lastBlock });
   for (const router of deps.routers ?? []) app.use(router);
   app.use((_req, _res, next) => next(notFound()));
   app.use(errorHandler(log));

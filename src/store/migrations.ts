@@ -284,6 +284,32 @@ const migrations: ReadonlyArray<readonly [string, string]> = [
     ) WITHOUT ROWID;
     `,
   ],
+  [
+    "0012-topics",
+    `
+    -- Consensus topics with history (ConsensusCreateTopic / UpdateTopic / DeleteTopic). custom_fees is a JSON
+    -- array of fixed fees in the custom_fee encoding (int64 values as strings); fee_exempt_keys is the protobuf
+    -- FeeExemptKeyList bytes. STATE-mode fee estimation reads the current version.
+    CREATE TABLE topic (
+      id                    INTEGER NOT NULL,
+      valid_from            INTEGER NOT NULL,
+      valid_to              INTEGER,
+      created_ns            INTEGER NOT NULL,
+      deleted               INTEGER NOT NULL,
+      memo                  TEXT    NOT NULL,
+      admin_key             BLOB,
+      submit_key            BLOB,
+      fee_schedule_key      BLOB,
+      fee_exempt_keys       BLOB,
+      custom_fees           TEXT    NOT NULL,
+      auto_renew_account_id INTEGER,
+      auto_renew_period     INTEGER,
+      expiration_ns         INTEGER,
+      PRIMARY KEY (id, valid_from)
+    ) WITHOUT ROWID;
+    CREATE UNIQUE INDEX topic_current ON topic (id) WHERE valid_to IS NULL;
+    `,
+  ],
 ];
 
 export function migrate(db: Db): void {

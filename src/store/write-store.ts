@@ -57,6 +57,8 @@ export type WriteStore = {
   nft: VersionedTable;
   /** System files, address books, nodes and stake (written through, nothing held back). */
   network: NetworkWrites;
+  /** Consensus topics (migration 0012-topics). */
+  topic: VersionedTable;
   insertRecordFile(row: RecordFileRow): void;
   setCursor(row: CursorRow): void;
   insertTransaction(row: TransactionRow): void;
@@ -163,6 +165,24 @@ export function createWriteStore(db: Db): WriteStore {
     ["token_id", "serial"],
     ["account_id", "created_ns", "deleted", "metadata", "spender", "delegating_spender"],
   );
+  const topic = createVersionedTable(
+    db,
+    "topic",
+    ["id"],
+    [
+      "created_ns",
+      "deleted",
+      "memo",
+      "admin_key",
+      "submit_key",
+      "fee_schedule_key",
+      "fee_exempt_keys",
+      "custom_fees",
+      "auto_renew_account_id",
+      "auto_renew_period",
+      "expiration_ns",
+    ],
+  );
 
   const insertRecordFile = db.prepare(
     `INSERT INTO record_file (number, name, version, hapi_major, hapi_minor, hapi_patch, hash, previous_hash,
@@ -233,6 +253,7 @@ export function createWriteStore(db: Db): WriteStore {
     tokenAccount,
     nft,
     network: createNetworkWrites(db),
+    topic,
     insertRecordFile: (row) => insertRecordFile.run(row),
     setCursor: (row) => setCursor.run(row),
     insertTransaction: (r) =>
@@ -286,12 +307,12 @@ export function createWriteStore(db: Db): WriteStore {
       for (const row of pendingBalances.values()) balanceHistory.add(...row);
       pendingBalances = new Map();
       for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.flush();
-      for (const table of [entity, token, customFee, tokenAccount, nft]) table.flush();
+      for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.flush();
     },
     reset() {
       pendingBalances = new Map();
       for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.clear();
-      for (const table of [entity, token, customFee, tokenAccount, nft]) table.reset();
+      for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.reset();
     },
   };
 }

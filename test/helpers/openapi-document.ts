@@ -37,7 +37,7 @@ export type OperationObject = {
 };
 
 /** mirrorlite serves GET only. */
-export type PathItemObject = { get?: OperationObject };
+export type PathItemObject = { get?: OperationObject; post?: OperationObject };
 
 export type OpenApiDocument = {
   openapi: string;

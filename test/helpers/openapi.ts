@@ -9,8 +9,8 @@ import type {
 } from "./openapi-document.ts";
 import { loadOpenApiDocument } from "./openapi-document.ts";
 
-/** The one HTTP method the document describes. */
-export type Method = "get";
+/** The HTTP methods the document describes (POST: fee estimation only). */
+export type Method = "get" | "post";
 
 /** Where the converted component schemas live inside ajv. */
 const COMPONENTS_ID = "mirrorlite-openapi";
@@ -67,12 +67,15 @@ export function matchPathTemplate(path: string): string {
 export function listDocumentedResponses(): Array<{ template: string; method: Method; status: number }> {
   const found: Array<{ template: string; method: Method; status: number }> = [];
   for (const [template, item] of Object.entries(loadOpenApiDocument().paths)) {
-    if (item.get === undefined) continue;
-    for (const [status, entry] of Object.entries(item.get.responses)) {
-      // Only JSON bodies are validated: the YAML document, the docs page and /metrics are text.
-      const content = "$ref" in entry ? undefined : entry.content;
-      if (content !== undefined && content["application/json"] === undefined) continue;
-      found.push({ template, method: "get", status: +status });
+    for (const method of ["get", "post"] as const) {
+      const operation = item[method];
+      if (operation === undefined) continue;
+      for (const [status, entry] of Object.entries(operation.responses)) {
+        // Only JSON bodies are validated: the YAML document, the docs page and /metrics are text.
+        const content = "$ref" in entry ? undefined : entry.content;
+        if (content !== undefined && content["application/json"] === undefined) continue;
+        found.push({ template, method, status: +status });
+      }
     }
   }
   return found;

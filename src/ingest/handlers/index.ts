@@ -23,6 +23,11 @@ import {
   handleTokenRevokeKyc,
   handleTokenUnfreeze,
 } from "./token-account.ts";
+import {
+  handleConsensusCreateTopic,
+  handleConsensusDeleteTopic,
+  handleConsensusUpdateTopic,
+} from "./topic.ts";
 
 /** Handlers of successful transactions by `TransactionBody` case. Failed transactions change no state. */
 export const HANDLERS: Readonly<Record<string, Handler>> = {
@@ -56,4 +61,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   nodeUpdate: handleNodeUpdate,
   nodeDelete: handleNodeDelete,
   nodeStakeUpdate: handleNodeStakeUpdate,
+  consensusCreateTopic: handleConsensusCreateTopic,
+  consensusUpdateTopic: handleConsensusUpdateTopic,
+  consensusDeleteTopic: handleConsensusDeleteTopic,
 };

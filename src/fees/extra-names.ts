@@ -1,0 +1,34 @@
+/**
+ * `org.hiero.hapi.support.fees.Extra` of consensus node 0.73, by enum value (the index). Responses name extras
+ * by these names (`"SIGNATURES"`, `"PROCESSING_BYTES"`), not by the HIP's spellings.
+ */
+export const EXTRA_NAMES = [
+  "SIGNATURES",
+  "KEYS",
+  "NFT_SERIALS",
+  "ACCOUNTS",
+  "TOKEN_TYPES",
+  "GAS",
+  "ALLOWANCES",
+  "AIRDROPS",
+  "HOOK_UPDATES",
+  "TOKEN_TRANSFER_BASE",
+  "TOKEN_TRANSFER_BASE_CUSTOM_FEES",
+  "HOOK_EXECUTION",
+  "TOKEN_CREATE_WITH_CUSTOM_FEE",
+  "TOKEN_MINT_NFT",
+  "CONSENSUS_CREATE_TOPIC_WITH_CUSTOM_FEE",
+  "CONSENSUS_SUBMIT_MESSAGE_WITH_CUSTOM_FEE",
+  "SCHEDULE_CREATE_CONTRACT_CALL_BASE",
+  "TOKEN_ASSOCIATE",
+  "HOOK_SLOT_UPDATE",
+  "TOKEN_MINT_NFT_BASE",
+  "NFT_UPDATE",
+  "RECORDS",
+  "STATE_BYTES",
+  "PROCESSING_BYTES",
+  "CONSENSUS_SUBMIT_MESSAGE_WITH_CUSTOM_FEE_BYTES",
+  "CONSENSUS_SUBMIT_MESSAGE_WITHOUT_CUSTOM_FEE_BYTES",
+] as const;
+
+export type ExtraName = (typeof EXTRA_NAMES)[number];
