@@ -19,11 +19,21 @@ export type Config = {
   pollMs: number;
   /** The most a cached list response may lag behind the index once newer data is applied, in milliseconds. */
   listCacheMs: number;
+  /**
+   * A node's account balance folder (`*_Balances.csv` / `.pb.gz`): the starting hbar and token balances, and
+   * later snapshots to compare with. Absent or null: hbar balances are known only for a stream from genesis.
+   */
+  balancesDir?: string | null;
 };
 
 /** The stream a new user sees with no flags: generated from `fixtures/scenarios/demo.yaml`. */
 export const BUNDLED_RECORDS = fileURLToPath(
   new URL("../fixtures/streams/demo/record0.0.3", import.meta.url),
+);
+
+/** The demo's balance snapshots, the starting state of the bundled stream. */
+export const BUNDLED_BALANCES = fileURLToPath(
+  new URL("../fixtures/streams/demo/balance0.0.3", import.meta.url),
 );
 
 const schema = {
@@ -50,6 +60,7 @@ const schema = {
     verifySignatures: { type: ["string", "null"] },
     pollMs: { type: "integer", minimum: 10, maximum: 60000 },
     listCacheMs: { type: "integer", minimum: 0, maximum: 3600000 },
+    balancesDir: { type: ["string", "null"], minLength: 1 },
   },
 } as const;
 

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { BUNDLED_RECORDS, type Config, ConfigError, validateConfig } from "../config.ts";
+import { BUNDLED_BALANCES, BUNDLED_RECORDS, type Config, ConfigError, validateConfig } from "../config.ts";
 import type { LogLevel } from "../log.ts";
 
 export type Command = { name: "serve" | "ingest"; config: Config } | { name: "help" };
@@ -7,15 +7,19 @@ export type Command = { name: "serve" | "ingest"; config: Config } | { name: "he
 export const USAGE = `Usage:
   mirrorlite serve  [--records DIR] [--db FILE] [--port N] [--host H] [--log-level L]
                     [--no-wait-signatures] [--verify-signatures ADDRESS_BOOK_FILE] [--list-cache-ms MS]
-                    [--poll-ms MS]
+                    [--poll-ms MS] [--balances DIR]
   mirrorlite ingest --records DIR --db FILE [--no-wait-signatures] [--verify-signatures ADDRESS_BOOK_FILE]
+                    [--balances DIR]
 
   serve   ingests DIR and keeps following it while serving the Mirror Node REST API.
           Without --records it serves the bundled demo stream from an in-memory index.
   ingest  ingests every complete file in DIR into FILE and exits (non-zero on a bad file).
 
-Environment: MIRRORLITE_RECORDS, MIRRORLITE_DB, MIRRORLITE_PORT, MIRRORLITE_HOST, MIRRORLITE_LIST_CACHE_MS
-(flags win). Defaults: --port 5551, --host 127.0.0.1, --db ./mirrorlite.db, --log-level info,
+  --balances DIR   a node's account balance folder (*_Balances.csv, *_Balances.pb.gz): the newest snapshot at
+                   or before the first record file starts the hbar and token balances; later ones are checked.
+
+Environment: MIRRORLITE_RECORDS, MIRRORLITE_DB, MIRRORLITE_PORT, MIRRORLITE_HOST, MIRRORLITE_LIST_CACHE_MS,
+MIRRORLITE_BALANCES (flags win). Defaults: --port 5551, --host 127.0.0.1, --db ./mirrorlite.db, --log-level info,
 --list-cache-ms 1000 (how stale a cached list response may be; 0 = never stale).`;
 
 /** Flags and environment → a validated command. Throws ConfigError naming every problem. */
@@ -39,6 +43,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "verify-signatures": { type: "string" },
         "poll-ms": { type: "string" },
         "list-cache-ms": { type: "string" },
+        balances: { type: "string" },
       },
     }));
   } catch (error) {
@@ -72,6 +77,11 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     verifySignatures: (values["verify-signatures"] as string | undefined) ?? null,
     pollMs,
     listCacheMs,
+    // The bundled demo comes with its balance snapshots, so that it serves the network supply.
+    balancesDir:
+      (values.balances as string | undefined) ??
+      env.MIRRORLITE_BALANCES ??
+      (records ? null : BUNDLED_BALANCES),
   });
   return { name, config };
 }

@@ -13,7 +13,14 @@ export type IngestOutcome =
  */
 export async function ingestOnce(config: Config, log: Logger): Promise<IngestOutcome> {
   const location = resolveDbLocation(config.db);
-  const ingest = startIngestService(ingestWorkerData(config, location, false), log);
+  let data: ReturnType<typeof ingestWorkerData>;
+  try {
+    data = ingestWorkerData(config, location, false);
+  } catch (error) {
+    location.dispose();
+    throw error;
+  }
+  const ingest = startIngestService(data, log);
   try {
     const outcome = await ingest.settled;
     if (outcome !== null) return { ok: true, ...outcome };

@@ -1,8 +1,12 @@
 import type { Config } from "../config.ts";
+import { scanBalanceFolder } from "../ingest/balance-folder.ts";
 import type { IngestWorkerData } from "../ingest/messages.ts";
 import type { DbLocation } from "../store/db.ts";
 
-/** What the ingest worker needs from the configuration; `follow` keeps it watching after the first pass. */
+/**
+ * What the ingest worker needs from the configuration; `follow` keeps it watching after the first pass. Reads
+ * and checks every balance file first: throws BalanceFileReadError on the first bad one.
+ */
 export function ingestWorkerData(config: Config, location: DbLocation, follow: boolean): IngestWorkerData {
   return {
     recordsDir: config.recordsDir,
@@ -13,5 +17,6 @@ export function ingestWorkerData(config: Config, location: DbLocation, follow: b
     logLevel: config.logLevel,
     pollMs: config.pollMs,
     follow,
+    balanceFiles: config.balancesDir ? scanBalanceFolder(config.balancesDir) : null,
   };
 }

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
-import { ConfigError } from "../config.ts";
-import { createLogger } from "../log.ts";
+import { type Config, ConfigError } from "../config.ts";
+import { BalanceFileReadError } from "../errors.ts";
+import { createLogger, type Logger } from "../log.ts";
 import { parseCommand, USAGE } from "./args.ts";
 
 /** The `mirrorlite` command. Returns the process exit code (serve resolves only when it is stopped). */
@@ -23,8 +24,17 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     return 2;
   }
   const log = createLogger(config.logLevel);
+  try {
+    return await run(command.name, config, log);
+  } catch (error) {
+    if (!(error instanceof BalanceFileReadError)) throw error;
+    process.stderr.write(`mirrorlite: ${error.message}\n`);
+    return 2;
+  }
+}
 
-  if (command.name === "ingest") {
+async function run(name: "serve" | "ingest", config: Config, log: Logger): Promise<number> {
+  if (name === "ingest") {
     // Loaded on demand so that `ingest` never loads the HTTP side, nor `serve` the one-shot path.
     const { ingestOnce } = await import("./ingest-once.ts");
     const outcome = await ingestOnce(config, log.child({ component: "ingest" }));

@@ -21,7 +21,14 @@ export type RunningService = {
  */
 export async function startService(config: Config, log: Logger): Promise<RunningService> {
   const location = resolveDbLocation(config.db);
-  const ingest = startIngestService(ingestWorkerData(config, location, true), log);
+  let data: ReturnType<typeof ingestWorkerData>;
+  try {
+    data = ingestWorkerData(config, location, true);
+  } catch (error) {
+    location.dispose();
+    throw error;
+  }
+  const ingest = startIngestService(data, log);
   try {
     await ingest.dbReady;
   } catch (error) {

@@ -20,6 +20,8 @@ export type IngestorOptions = {
   log: Logger;
   checkSignature?: SignatureCheck | null;
   onCommitted?: (applied: AppliedFile, durationMs: number) => void;
+  /** Called once before the first file of an empty index is applied (hbar balances pick their start there). */
+  beforeFirstFile?: (file: RecordFile, blockNumber: bigint) => void;
 };
 
 export type Ingestor = {
@@ -69,6 +71,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     }
     checkChain(tip, parsed);
     const blockNumber = nextBlockNumber(tip, parsed);
+    if (tip === null) options.beforeFirstFile?.(parsed, blockNumber);
     let applied: AppliedFile;
     try {
       applied = applyRecordFile(store, parsed, blockNumber);

@@ -1,4 +1,5 @@
 import type { LogLevel } from "../log.ts";
+import type { BalanceFileInfo } from "./balance-folder.ts";
 
 /** What the main thread hands the ingest worker. */
 export type IngestWorkerData = {
@@ -13,6 +14,8 @@ export type IngestWorkerData = {
   pollMs: number;
   /** Keep following the folder after the files present at start are applied (serve), or stop there (ingest). */
   follow: boolean;
+  /** The account balance files of `--balances`, checked and in consensus order (null: no folder). */
+  balanceFiles: BalanceFileInfo[] | null;
 };
 
 /** Messages from the ingest worker. bigint values travel as decimal strings. */
@@ -27,7 +30,16 @@ export type IngestWorkerMessage =
       durationMs: number;
     }
   | { type: "caught-up"; files: number; transactions: number }
-  | { type: "stopped"; file: string | null; reason: string };
+  | { type: "stopped"; file: string | null; reason: string }
+  | { type: "balances-start"; source: string; consensusNs: string }
+  | {
+      type: "balances-checked";
+      file: string;
+      consensusNs: string;
+      accounts: number;
+      differences: number;
+      examples: string[];
+    };
 
 /** Messages to the ingest worker. */
 export type IngestWorkerCommand = { type: "stop" };

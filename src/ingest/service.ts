@@ -4,6 +4,25 @@ import type { IngestWorkerCommand, IngestWorkerData, IngestWorkerMessage } from 
 
 export type IngestState = "catching-up" | "ready" | "stopped";
 
+/** One comparison of a later balance snapshot with the indexed balances. */
+export type BalanceCheck = {
+  file: string;
+  consensusNs: bigint;
+  accounts: number;
+  differences: number;
+  examples: string[];
+};
+
+/** Where the hbar balances start and how the later snapshots compared (the most recent checks only). */
+export type BalanceStatus = {
+  start: { source: string; consensusNs: bigint } | null;
+  snapshotsChecked: number;
+  snapshotsDisagreeing: number;
+  recentChecks: BalanceCheck[];
+};
+
+const RECENT_CHECKS = 10;
+
 export type IngestStatus = {
   state: IngestState;
   /** Why ingestion stopped (null while it runs). */
@@ -12,6 +31,7 @@ export type IngestStatus = {
   file: string | null;
   lastBlock: bigint | null;
   lastFile: string | null;
+  balances: BalanceStatus;
 };
 
 export type IngestService = {
@@ -41,6 +61,7 @@ export function startIngestService(data: IngestWorkerData, log: Logger): IngestS
     file: null,
     lastBlock: null,
     lastFile: null,
+    balances: { start: null, snapshotsChecked: 0, snapshotsDisagreeing: 0, recentChecks: [] },
   };
   const listeners: Array<(file: string, blockNumber: bigint) => void> = [];
   let resolveDb!: () => void;
@@ -81,6 +102,18 @@ export function startIngestService(data: IngestWorkerData, log: Logger): IngestS
       case "stopped":
         stopWith(message.file, message.reason);
         break;
+      case "balances-start":
+        status.balances.start = { source: message.source, consensusNs: BigInt(message.consensusNs) };
+        break;
+      case "balances-checked": {
+        const balances = status.balances;
+        balances.snapshotsChecked += 1;
+        if (message.differences > 0) balances.snapshotsDisagreeing += 1;
+        const check = { ...message, consensusNs: BigInt(message.consensusNs) };
+        const { type: _type, ...rest } = check;
+        balances.recentChecks = [...balances.recentChecks, rest].slice(-RECENT_CHECKS);
+        break;
+      }
     }
   });
   worker.on("error", (error) => {
@@ -94,7 +127,7 @@ export function startIngestService(data: IngestWorkerData, log: Logger): IngestS
   });
 
   return {
-    status: () => ({ ...status }),
+    status: () => ({ ...status, balances: { ...status.balances } }),
     dbReady,
     settled,
     onCommitted: (listener) => listeners.push(listener),

@@ -2,6 +2,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { createLogger } from "../log.ts";
 import { openWriter } from "../store/db.ts";
 import { createWriteStore } from "../store/write-store.ts";
+import { createBalanceSnapshots } from "./balance-snapshots.ts";
 import { createIngestor } from "./ingestor.ts";
 import type { IngestWorkerCommand, IngestWorkerData, IngestWorkerMessage } from "./messages.ts";
 import { loadSignatureCheck } from "./signature-check.ts";
@@ -22,12 +23,20 @@ post({ type: "db-ready" });
 
 let files = 0;
 let transactions = 0;
+const store = createWriteStore(db);
+const snapshots = createBalanceSnapshots(data.balanceFiles ?? [], store, log, {
+  onStart: (source, consensusNs) =>
+    post({ type: "balances-start", source, consensusNs: consensusNs.toString() }),
+  onCheck: (report) =>
+    post({ type: "balances-checked", ...report, consensusNs: report.consensusNs.toString() }),
+});
 const ingestor = createIngestor({
   dir: data.recordsDir,
-  store: createWriteStore(db),
+  store,
   waitSignatures: data.waitSignatures,
   log,
   checkSignature: data.addressBookPath ? loadSignatureCheck(data.addressBookPath, data.recordsDir) : null,
+  beforeFirstFile: (file, blockNumber) => snapshots.beforeFirstFile(file, blockNumber),
   onCommitted: (applied, durationMs) => {
     files += 1;
     transactions += applied.transactions;
@@ -39,6 +48,7 @@ const ingestor = createIngestor({
       consensusEnd: applied.consensusEnd.toString(),
       durationMs,
     });
+    snapshots.checkUpTo(applied.consensusEnd);
   },
 });
 
@@ -53,6 +63,23 @@ function pass(): void {
     while (ingestor.ingestReady().length > 0) {
       // keep going: applying files takes time, and more may have become complete meanwhile
     }
+  } catch (error) {
+    const stop = describeStop(error);
+    log.error({ file: stop.file, reason: stop.reason }, "ingestion stopped");
+    post({ type: "stopped", file: stop.file, reason: stop.reason });
+    halt();
+  }
+}
+
+function indexedEnd(): bigint {
+  const end = db.prepare("SELECT consensus_end FROM ingest_cursor WHERE id = 1").pluck().get();
+  return (end as bigint | undefined) ?? -1n;
+}
+
+/** Runs work outside a pass the way a pass runs: a failure stops ingestion with its reason. */
+function guard(work: () => void): void {
+  try {
+    work();
   } catch (error) {
     const stop = describeStop(error);
     log.error({ file: stop.file, reason: stop.reason }, "ingestion stopped");
@@ -85,6 +112,11 @@ port.on("message", (command: IngestWorkerCommand) => {
   }
 });
 
+// A resumed index reports its snapshots again (their files are read again anyway to be checked).
+guard(() => {
+  snapshots.announce();
+  snapshots.checkUpTo(indexedEnd());
+});
 pass();
 if (!data.waitSignatures && !halted) {
   // Without signatures a file counts as complete only when its size is unchanged on a second look.

@@ -1,6 +1,7 @@
 import { type BalanceQueries, createBalanceQueries } from "./balances.ts";
 import { type BlockQueries, createBlockQueries } from "./blocks.ts";
 import type { Db } from "./db.ts";
+import { createHbarQueries, type HbarQueries } from "./hbar-balances.ts";
 import { createNftQueries, type NftQueries } from "./nfts.ts";
 import { createTokenListQueries, type TokenListQueries } from "./token-lists.ts";
 import { createTokenQueries, type TokenQueries } from "./tokens.ts";
@@ -13,6 +14,7 @@ export type ReadStore = {
   tokenLists: TokenListQueries;
   balances: BalanceQueries;
   nfts: NftQueries;
+  hbar: HbarQueries;
 };
 
 export function createReadStore(db: Db): ReadStore {
@@ -23,5 +25,6 @@ export function createReadStore(db: Db): ReadStore {
     tokenLists: createTokenListQueries(db),
     balances: createBalanceQueries(db),
     nfts: createNftQueries(db),
+    hbar: createHbarQueries(db),
   };
 }

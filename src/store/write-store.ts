@@ -1,5 +1,6 @@
 import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
+import { createHbarLedger, type HbarLedger } from "./hbar-ledger.ts";
 import { createVersionedTable, type Row, type VersionedTable } from "./versioned.ts";
 
 export type RecordFileRow = {
@@ -54,6 +55,8 @@ export type WriteStore = {
   customFee: VersionedTable;
   tokenAccount: VersionedTable;
   nft: VersionedTable;
+  /** Hbar balances of every account, exact at every instant (written behind per file). */
+  hbar: HbarLedger;
   insertRecordFile(row: RecordFileRow): void;
   setCursor(row: CursorRow): void;
   insertTransaction(row: TransactionRow): void;
@@ -222,8 +225,11 @@ export function createWriteStore(db: Db): WriteStore {
     )
     .pluck();
 
+  const hbar = createHbarLedger(db);
+
   return {
     db,
+    hbar,
     entity,
     token,
     customFee,
@@ -283,11 +289,13 @@ export function createWriteStore(db: Db): WriteStore {
       pendingBalances = new Map();
       for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.flush();
       for (const table of [entity, token, customFee, tokenAccount, nft]) table.flush();
+      hbar.flush();
     },
     reset() {
       pendingBalances = new Map();
       for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.clear();
       for (const table of [entity, token, customFee, tokenAccount, nft]) table.reset();
+      hbar.reset();
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Router } from "express";
-import type { IngestStatus } from "../../ingest/service.ts";
+import type { BalanceStatus, IngestStatus } from "../../ingest/service.ts";
+import { formatTimestamp } from "../../time.ts";
 import { toJson } from "../json.ts";
 
 /**
@@ -23,6 +24,7 @@ export function healthRoutes(status: () => IngestStatus): Router {
       file: s.file,
       lastBlock: s.lastBlock,
       lastFile: s.lastFile,
+      balances: balancesView(s.balances),
     };
     res
       .status(s.state === "ready" ? 200 : 503)
@@ -31,4 +33,23 @@ export function healthRoutes(status: () => IngestStatus): Router {
       .send(toJson(body));
   });
   return router;
+}
+
+/** Where the hbar balances start and how the later balance snapshots compared with them. */
+function balancesView(balances: BalanceStatus) {
+  return {
+    start:
+      balances.start === null
+        ? null
+        : { source: balances.start.source, timestamp: formatTimestamp(balances.start.consensusNs) },
+    snapshotsChecked: balances.snapshotsChecked,
+    snapshotsDisagreeing: balances.snapshotsDisagreeing,
+    recentChecks: balances.recentChecks.map((check) => ({
+      file: check.file,
+      timestamp: formatTimestamp(check.consensusNs),
+      accounts: check.accounts,
+      differences: check.differences,
+      examples: check.examples,
+    })),
+  };
 }
