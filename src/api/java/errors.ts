@@ -1,0 +1,121 @@
+/**
+ * Error bodies of the Java-implemented endpoints (`/api/v1/network/*`), as upstream's
+ * `GenericControllerAdvice` writes them. Two shapes exist:
+ *
+ * - most errors: `{"_status":{"messages":[{"message":"<reason phrase>","detail":"<detail>"}]}}`, where the
+ *   message is the HTTP reason phrase (`Bad Request`, `Not Found`, …). A blank detail is left out, and 5xx
+ *   answers never carry one (upstream blanks it so internals do not leak);
+ * - binding errors of a request object (the nodes endpoint): one `{"message":"Invalid parameter: <name>"}`
+ *   per bad field, without `detail`.
+ *
+ * Routes throw `JavaHttpError`; `javaErrorHandler` (mounted on each Java-convention router) writes it.
+ */
+import type { ErrorRequestHandler, Response } from "express";
+import type { Logger } from "../../log.ts";
+import { toJson } from "../json.ts";
+
+/** One entry of `_status.messages`. */
+export type JavaErrorMessage = { message: string; detail?: string };
+
+/** The reason phrases upstream's Spring service prints, by status. */
+const REASON_PHRASES: Readonly<Record<number, string>> = {
+  400: "Bad Request",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  406: "Not Acceptable",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+/** The HTTP reason phrase of a status (`Bad Request` for 400). */
+export function reasonPhrase(status: number): string {
+  return REASON_PHRASES[status] ?? String(status);
+}
+
+/** An error with a status and the exact `_status.messages` entries upstream's Java service sends. */
+export class JavaHttpError extends Error {
+  readonly status: number;
+  readonly messages: readonly JavaErrorMessage[];
+  /** Extra response headers (e.g. `Allow` on a 405). */
+  readonly headers: Readonly<Record<string, string>>;
+  constructor(
+    status: number,
+    messages: readonly JavaErrorMessage[],
+    headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(messages.map((m) => m.detail ?? m.message).join("; "));
+    this.status = status;
+    this.messages = messages;
+    this.headers = headers;
+  }
+}
+
+/** One message of the common shape; a blank detail (and any detail on a 5xx) is omitted, as upstream does. */
+export function javaError(status: number, detail: string, headers?: Record<string, string>): JavaHttpError {
+  const message: JavaErrorMessage = { message: reasonPhrase(status) };
+  if (status < 500 && detail.trim() !== "") message.detail = detail;
+  return new JavaHttpError(status, [message], headers);
+}
+
+/** 400 `Bad Request` with upstream's detail text, e.g. `Failed to convert 'timestamp'`. */
+export function javaBadRequest(detail: string): JavaHttpError {
+  return javaError(400, detail);
+}
+
+/** 404 `Not Found` with upstream's detail text, e.g. `File 0.0.112 not found`. */
+export function javaNotFound(detail: string): JavaHttpError {
+  return javaError(404, detail);
+}
+
+/** `Failed to convert '<name>'`: a value that does not convert to the parameter's type. */
+export function failedToConvert(name: string): JavaHttpError {
+  return javaBadRequest(`Failed to convert '${name}'`);
+}
+
+/** Binding errors of a request object: one `Invalid parameter: <name>` per field, without detail. */
+export function javaBindingErrors(names: readonly string[]): JavaHttpError {
+  return new JavaHttpError(
+    400,
+    names.map((name) => ({ message: `Invalid parameter: ${name}` })),
+  );
+}
+
+/** 405 for a method the route does not serve: `Request method 'POST' is not supported`, with `Allow`. */
+export function javaMethodNotAllowed(method: string, allowed: readonly string[]): JavaHttpError {
+  return javaError(405, `Request method '${method}' is not supported`, { Allow: allowed.join(", ") });
+}
+
+/** `{"_status":{"messages":[…]}}` as text. */
+export function javaErrorBody(messages: readonly JavaErrorMessage[]): string {
+  return toJson({ _status: { messages } });
+}
+
+/** Writes a Java error response (JSON, CORS header set by the app, no cache headers). */
+export function sendJavaError(res: Response, error: JavaHttpError): void {
+  for (const [name, value] of Object.entries(error.headers)) res.set(name, value);
+  res.status(error.status).type("application/json").send(javaErrorBody(error.messages));
+}
+
+/**
+ * Error middleware for a Java-convention router: `JavaHttpError`s as they are; a busy database as 503 and
+ * anything else as 500 (both with the reason phrase only, logged once here); a malformed request URI that
+ * Express itself rejects as 400.
+ */
+export function javaErrorHandler(log: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    if (error instanceof JavaHttpError) return sendJavaError(res, error);
+    const status = typeof error?.status === "number" ? error.status : undefined;
+    if (status !== undefined && status >= 400 && status < 500) {
+      return sendJavaError(res, javaBadRequest(String(error.message ?? "")));
+    }
+    const code = String(error?.code ?? "");
+    if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+      log.warn({ err: error, url: req.originalUrl }, "database busy");
+      return sendJavaError(res, javaError(503, ""));
+    }
+    log.error({ err: error, url: req.originalUrl }, "request failed");
+    return sendJavaError(res, javaError(500, ""));
+  };
+}
