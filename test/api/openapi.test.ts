@@ -40,6 +40,7 @@ describe("the OpenAPI document", () => {
       [
         "/api/v1/blocks",
         "/api/v1/blocks/{hashOrNumber}",
+        "/api/v1/network/supply",
         "/api/v1/tokens",
         "/api/v1/tokens/balances",
         "/api/v1/tokens/nfts",
