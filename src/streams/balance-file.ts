@@ -98,7 +98,7 @@ export function parseBalanceCsv(text: string): BalanceSnapshot {
   for (; lineNo < lines.length; lineNo++) {
     const line = (lines[lineNo] ?? "").trim();
     if (line === "") continue;
-    const timestamp = /^#?\s*timestamp:\s*(\S+)$/i.exec(line);
+    const timestamp = /^#?\s*timestamp:\s*(.*)$/i.exec(line);
     if (timestamp) {
       consensusNs = parseIsoInstant(timestamp[1] ?? "", lineNo + 1);
       continue;
