@@ -6,7 +6,7 @@ import { answerHitsFirst, createListCache } from "./cache.ts";
 import { errorHandler, notFound } from "./http-errors.ts";
 import { mountBlockRoutes } from "./routes/blocks.ts";
 import { healthRoutes } from "./routes/health.ts";
-import { networkSupplyRoutes } from "./routes/network-supply.ts";
+import { mountNetworkSupplyRoutes } from "./routes/network-supply.ts";
 import { nftRoutes } from "./routes/nfts.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
@@ -44,7 +44,7 @@ export function createApp({ store, status, log, listCacheMaxStaleMs }: AppDeps):
   app.use(nftRoutes(store, listCache));
   app.use(tokenRoutes(store, lookupCache));
   mountBlockRoutes(app, store, { generation: () => status().lastBlock });
-  app.use(networkSupplyRoutes(store, log.child({ route: "network/supply" })));
+  mountNetworkSupplyRoutes(app, store, log.child({ route: "network/supply" }));
   app.use((_req, _res, next) => next(notFound()));
   app.use(errorHandler(log));
   return app;

@@ -97,9 +97,34 @@ describe("GET /api/v1/network/supply", () => {
       timestamp: ts(last.consensusNs),
       total_supply: TOTAL_SUPPLY.toString(),
     });
-    const response = await service.get("/api/v1/network/supply");
-    expect(response.headers.get("cache-control")).toBe("public, max-age=60");
-    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+  });
+
+  it("sends upstream's headers on the direct path and the Express path alike, and 304 for a matching ETag", async () => {
+    // The trailing slash takes the Express route (the plain path is answered before routing).
+    for (const path of [
+      "/api/v1/network/supply",
+      "/api/v1/network/supply/",
+      "/api/v1/network/supply?q=totalcoins",
+    ]) {
+      const response = await service.get(path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("cache-control")).toBe("public, max-age=60");
+      expect(response.headers.get("access-control-allow-origin")).toBe("*");
+      expect(response.headers.get("content-type")).toBe(
+        path.includes("q=") ? "text/plain;charset=UTF-8" : "application/json;charset=UTF-8",
+      );
+      const etag = response.headers.get("etag")!;
+      expect(etag).toMatch(/^"0[0-9a-f]{32}"$/);
+      const again = await service.get(path, { "If-None-Match": etag });
+      expect(again.status).toBe(304);
+      expect(again.text).toBe("");
+      const head = await fetch(service.baseUrl + path, { method: "HEAD" });
+      expect(head.status).toBe(200);
+      expect(head.headers.get("etag")).toBe(etag);
+    }
+    expect((await service.get("/api/v1/network/supply/")).body).toEqual(
+      (await service.get("/api/v1/network/supply")).body,
+    );
   });
 
   it("is exact at every transaction's instant, just before and just after it, against a replay of the transfers", async () => {
@@ -160,7 +185,7 @@ describe("GET /api/v1/network/supply", () => {
       const path = `/api/v1/network/supply${query}`;
       const response = await service.get(path);
       expect(response.status, path).toBe(200);
-      expect(response.headers.get("content-type")).toMatch(/^text\/plain;\s?charset=utf-8$/i);
+      expect(response.headers.get("content-type")).toBe("text/plain;charset=UTF-8");
       expect(response.text, path).toBe(text);
       validateResponse({ path, status: 200, body: response.text, contentType: "text/plain" });
     }
