@@ -1,3 +1,4 @@
+import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
 import { encodeChanges } from "./hbar-changes.ts";
 import { unreleasedSupplyAccount } from "./unreleased-supply.ts";
@@ -70,6 +71,14 @@ export function createHbarLedger(db: Db): HbarLedger {
   );
   const insertSupply = db.prepare(
     "INSERT OR REPLACE INTO hbar_supply (valid_from, unreleased) VALUES (?, ?)",
+  );
+  const balanceRows = createBatchInsert(
+    db,
+    "hbar_balance",
+    ["account_id", "valid_from", "balance", "changes"],
+    {
+      orReplace: true,
+    },
   );
 
   type StartRow = { consensus_ns: bigint; shard: bigint; realm: bigint };
@@ -149,14 +158,16 @@ export function createHbarLedger(db: Db): HbarLedger {
     flush() {
       for (const [accountId, entry] of pending) {
         const blob = entry.changes === null ? null : encodeChanges(entry.changes);
-        insertBalance.run(accountId, entry.first, entry.balance, blob);
+        balanceRows.add(accountId, entry.first, entry.balance, blob);
         remember(accountId, entry.balance);
       }
+      balanceRows.flush();
       for (let i = 0; i < supplyRows.length; i += 2) insertSupply.run(supplyRows[i], supplyRows[i + 1]);
       pending = new Map();
       supplyRows = [];
     },
     reset() {
+      balanceRows.clear();
       pending = new Map();
       supplyRows = [];
       cache.clear();
