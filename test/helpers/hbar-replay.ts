@@ -62,7 +62,7 @@ export function supplyPoints(
   const points: SupplyPoint[] = [{ consensusNs: start.consensusNs, released: TOTAL - unreleased }];
   for (const move of moves) {
     if (move.consensusNs <= start.consensusNs) continue;
-    const touched = move.amounts.filter(([num]) => isUnreleased(num));
+    const touched = move.amounts.filter(([num, amount]) => isUnreleased(num) && amount !== 0n);
     if (touched.length === 0) continue;
     for (const [, amount] of touched) unreleased += amount;
     points.push({ consensusNs: move.consensusNs, released: TOTAL - unreleased });

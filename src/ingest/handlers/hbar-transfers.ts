@@ -11,7 +11,10 @@ export function applyHbarTransfers({ item, store }: HandlerContext): void {
   if (amounts == null || amounts.length === 0 || !store.hbar.tracking()) return;
   const t = item.consensusNs;
   for (const entry of amounts) {
+    const amount = toBigInt(entry.amount);
+    // A zero amount changes no balance (and must not count as a change of an unreleased account).
+    if (amount === 0n) continue;
     const accountId = entityIdOf(entry.accountID);
-    if (accountId !== null) store.hbar.add(t, accountId, toBigInt(entry.amount));
+    if (accountId !== null) store.hbar.add(t, accountId, amount);
   }
 }
