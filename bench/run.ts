@@ -4,10 +4,11 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, supply
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, supply
  */
 import { benchBlocks } from "./blocks.ts";
 import { benchIngestAndLookup } from "./ingest-and-lookup.ts";
+import { benchNetwork } from "./network.ts";
 import { benchNetworkSupply } from "./network-supply.ts";
 import { benchTokensGroup } from "./tokens-group.ts";
 
@@ -38,6 +39,10 @@ if (wanted("tokens")) {
   console.log("== tokens group");
   const { results } = await benchTokensGroup();
   for (const r of results) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("network")) {
+  console.log("== network group");
+  for (const r of await benchNetwork()) verdict(r.name, r.ratio, r.target);
 }
 if (wanted("supply")) {
   console.log("== network supply");

@@ -6,6 +6,7 @@ import { answerHitsFirst, createListCache } from "./cache.ts";
 import { errorHandler, notFound } from "./http-errors.ts";
 import { mountBlockRoutes } from "./routes/blocks.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { mountNetworkRoutes } from "./routes/network.ts";
 import { mountNetworkSupplyRoutes } from "./routes/network-supply.ts";
 import { nftRoutes } from "./routes/nfts.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
@@ -45,6 +46,7 @@ export function createApp({ store, status, log, listCacheMaxStaleMs }: AppDeps):
   app.use(tokenRoutes(store, lookupCache));
   mountBlockRoutes(app, store, { generation: () => status().lastBlock });
   mountNetworkSupplyRoutes(app, store, log.child({ route: "network/supply" }));
+  mountNetworkRoutes(app, store, log, { generation: () => status().lastBlock });
   app.use((_req, _res, next) => next(notFound()));
   app.use(errorHandler(log));
   return app;

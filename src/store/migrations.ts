@@ -191,6 +191,100 @@ const migrations: ReadonlyArray<readonly [string, string]> = [
     `,
   ],
   [
+    "0010-network-files",
+    `
+    -- Contents of every successful FileCreate (17), FileUpdate (19) and FileAppend (16) of a system file (num
+    -- below 1000), as the transaction body carried them. A file "as of" bounds is rebuilt from these rows
+    -- (store/system-files.ts).
+    CREATE TABLE file_data (
+      file_id      INTEGER NOT NULL,
+      consensus_ns INTEGER NOT NULL,
+      type         INTEGER NOT NULL,
+      contents     BLOB    NOT NULL,
+      PRIMARY KEY (file_id, consensus_ns)
+    ) WITHOUT ROWID;
+
+    -- Every version of 0.0.101 / 0.0.102 that parsed as a NodeAddressBook: valid over [start_ns, end_ns), where
+    -- start_ns is the consensus time of the transaction that completed it + 1 ns.
+    CREATE TABLE address_book (
+      file_id    INTEGER NOT NULL,
+      start_ns   INTEGER NOT NULL,
+      end_ns     INTEGER,
+      node_count INTEGER NOT NULL,
+      PRIMARY KEY (file_id, start_ns)
+    ) WITHOUT ROWID;
+
+    -- One row per node of an address book; service_endpoints is a JSON array of
+    -- {"domain_name","ip_address_v4","port"} objects.
+    CREATE TABLE address_book_entry (
+      file_id           INTEGER NOT NULL,
+      start_ns          INTEGER NOT NULL,
+      node_id           INTEGER NOT NULL,
+      account_id        INTEGER NOT NULL,
+      description       TEXT    NOT NULL,
+      memo              TEXT,
+      public_key        TEXT    NOT NULL,
+      node_cert_hash    BLOB,
+      stake             INTEGER NOT NULL,
+      service_endpoints TEXT    NOT NULL,
+      PRIMARY KEY (file_id, start_ns, node_id)
+    ) WITHOUT ROWID;
+
+    -- Consensus nodes from NodeCreate / NodeUpdate / NodeDelete (HIP-869), versioned like entities. Endpoint
+    -- lists and the gRPC proxy endpoint are JSON; associated_registered_nodes is a JSON array of int64 strings.
+    CREATE TABLE node (
+      node_id                     INTEGER NOT NULL,
+      valid_from                  INTEGER NOT NULL,
+      valid_to                    INTEGER,
+      created_ns                  INTEGER NOT NULL,
+      deleted                     INTEGER NOT NULL,
+      account_id                  INTEGER,
+      admin_key                   BLOB,
+      description                 TEXT,
+      decline_reward              INTEGER NOT NULL,
+      grpc_proxy_endpoint         TEXT,
+      gossip_endpoints            TEXT,
+      service_endpoints           TEXT,
+      associated_registered_nodes TEXT,
+      PRIMARY KEY (node_id, valid_from)
+    ) WITHOUT ROWID;
+    CREATE UNIQUE INDEX node_current ON node (node_id) WHERE valid_to IS NULL;
+
+    -- One row per successful NodeStakeUpdate (network-wide values) and one per node it lists.
+    CREATE TABLE network_stake (
+      consensus_ns                      INTEGER PRIMARY KEY,
+      max_stake_rewarded                INTEGER NOT NULL,
+      max_staking_reward_rate_per_hbar  INTEGER NOT NULL,
+      max_total_reward                  INTEGER NOT NULL,
+      node_reward_fee_numerator         INTEGER NOT NULL,
+      node_reward_fee_denominator       INTEGER NOT NULL,
+      reserved_staking_rewards          INTEGER NOT NULL,
+      reward_balance_threshold          INTEGER NOT NULL,
+      stake_total                       INTEGER NOT NULL,
+      staking_period_ns                 INTEGER NOT NULL,
+      staking_period_duration           INTEGER NOT NULL,
+      staking_periods_stored            INTEGER NOT NULL,
+      staking_reward_fee_numerator      INTEGER NOT NULL,
+      staking_reward_fee_denominator    INTEGER NOT NULL,
+      staking_reward_rate               INTEGER NOT NULL,
+      staking_start_threshold           INTEGER NOT NULL,
+      unreserved_staking_reward_balance INTEGER NOT NULL
+    );
+    CREATE TABLE node_stake (
+      consensus_ns       INTEGER NOT NULL,
+      node_id            INTEGER NOT NULL,
+      max_stake          INTEGER NOT NULL,
+      min_stake          INTEGER NOT NULL,
+      reward_rate        INTEGER NOT NULL,
+      stake              INTEGER NOT NULL,
+      stake_not_rewarded INTEGER NOT NULL,
+      stake_rewarded     INTEGER NOT NULL,
+      staking_period_ns  INTEGER NOT NULL,
+      PRIMARY KEY (consensus_ns, node_id)
+    ) WITHOUT ROWID;
+    `,
+  ],
+  [
     "0011-hbar-balances",
     `
     -- Where the hbar balance history starts: a balance snapshot (or the genesis state) at consensus_ns. Without

@@ -2,7 +2,9 @@ import { type BalanceQueries, createBalanceQueries } from "./balances.ts";
 import { type BlockQueries, createBlockQueries } from "./blocks.ts";
 import type { Db } from "./db.ts";
 import { createHbarQueries, type HbarQueries } from "./hbar-balances.ts";
+import { createNetworkQueries, type NetworkQueries } from "./network.ts";
 import { createNftQueries, type NftQueries } from "./nfts.ts";
+import { createSystemFileQueries, type SystemFileQueries } from "./system-files.ts";
 import { createTokenListQueries, type TokenListQueries } from "./token-lists.ts";
 import { createTokenQueries, type TokenQueries } from "./tokens.ts";
 
@@ -15,6 +17,8 @@ export type ReadStore = {
   balances: BalanceQueries;
   nfts: NftQueries;
   hbar: HbarQueries;
+  systemFiles: SystemFileQueries;
+  network: NetworkQueries;
 };
 
 export function createReadStore(db: Db): ReadStore {
@@ -26,5 +30,7 @@ export function createReadStore(db: Db): ReadStore {
     balances: createBalanceQueries(db),
     nfts: createNftQueries(db),
     hbar: createHbarQueries(db),
+    systemFiles: createSystemFileQueries(db),
+    network: createNetworkQueries(db),
   };
 }

@@ -1,6 +1,7 @@
 import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
 import { createHbarLedger, type HbarLedger } from "./hbar-ledger.ts";
+import { createNetworkWrites, type NetworkWrites } from "./network-writes.ts";
 import { createVersionedTable, type Row, type VersionedTable } from "./versioned.ts";
 
 export type RecordFileRow = {
@@ -57,6 +58,8 @@ export type WriteStore = {
   nft: VersionedTable;
   /** Hbar balances of every account, exact at every instant (written behind per file). */
   hbar: HbarLedger;
+  /** System files, address books, nodes and stake (written through, nothing held back). */
+  network: NetworkWrites;
   insertRecordFile(row: RecordFileRow): void;
   setCursor(row: CursorRow): void;
   insertTransaction(row: TransactionRow): void;
@@ -235,6 +238,7 @@ export function createWriteStore(db: Db): WriteStore {
     customFee,
     tokenAccount,
     nft,
+    network: createNetworkWrites(db),
     insertRecordFile: (row) => insertRecordFile.run(row),
     setCursor: (row) => setCursor.run(row),
     insertTransaction: (r) =>

@@ -92,10 +92,17 @@ export function javaErrorBody(messages: readonly JavaErrorMessage[]): string {
   return toJson({ _status: { messages } });
 }
 
-/** Writes a Java error response (JSON, CORS header set by the app, no cache headers). */
+/**
+ * Writes a Java error response: `application/json` exactly (node's own `setHeader`, which Express does not
+ * rewrite to add a charset), no ETag (upstream's ETag filter tags 2xx answers only), no cache headers.
+ */
 export function sendJavaError(res: Response, error: JavaHttpError): void {
-  for (const [name, value] of Object.entries(error.headers)) res.set(name, value);
-  res.status(error.status).type("application/json").send(javaErrorBody(error.messages));
+  const body = Buffer.from(javaErrorBody(error.messages));
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  res.statusCode = error.status;
+  res.setHeader("Content-Type", "application/json");
+  res.setHeader("Content-Length", body.length);
+  res.end(res.req.method === "HEAD" ? undefined : body);
 }
 
 /**

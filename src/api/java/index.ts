@@ -16,8 +16,18 @@ export {
   reasonPhrase,
   sendJavaError,
 } from "./errors.ts";
+export { javaNextLink } from "./links.ts";
+export {
+  DEFAULT_NODES_LIMIT,
+  MAX_NODES_LIMIT,
+  type NetworkNodesRequest,
+  parseEntityIdRange,
+  readNetworkNodesRequest,
+} from "./network-nodes-request.ts";
 export {
   ALL_TIME,
+  convertTimestamps,
+  type JavaTimestamp,
   MAX_INT64,
   multiValues,
   type Order,
@@ -32,6 +42,7 @@ export {
   readTimestampBounds,
   type TimestampBounds,
   type TimestampOptions,
+  timestampBounds,
 } from "./params.ts";
 export { type JavaQuery, parseJavaQuery } from "./query.ts";
 export {

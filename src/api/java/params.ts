@@ -49,7 +49,7 @@ const TIMESTAMP = /^(?:(eq|gt|gte|lt|lte|ne):)?(\d{1,17})(?:\.(\d{1,9}))?$/i;
  * One timestamp value as upstream's Java service reads it; null when it does not convert. The fraction is a
  * raw count of nanoseconds, not right-padded: `1.1` is 1 s + 1 ns. A value beyond int64 does not convert.
  */
-export function parseJavaTimestamp(value: string): { operator: RangeOperator; ns: bigint } | null {
+export function parseJavaTimestamp(value: string): JavaTimestamp | null {
   const match = TIMESTAMP.exec(value);
   if (match === null) return null;
   const operator = (match[1] ?? "eq").toLowerCase();
@@ -88,18 +88,36 @@ export type TimestampOptions = {
  * 1 ns away. Throws `JavaHttpError`.
  */
 export function readTimestampBounds(query: JavaQuery, options: TimestampOptions = {}): TimestampBounds {
-  const name = options.name ?? "timestamp";
-  const maxValues = options.maxValues ?? 2;
-  const parsed = multiValues(query, name).map((value) => {
+  return timestampBounds(convertTimestamps(query, options.name), options);
+}
+
+/** A converted `timestamp` value: operator (`eq` when none) and nanoseconds. */
+export type JavaTimestamp = { operator: RangeOperator; ns: bigint };
+
+/**
+ * The conversion step alone (`Failed to convert '<name>'`): upstream converts every argument of a request
+ * before it validates any, so an endpoint with more parameters converts them all before `timestampBounds`.
+ */
+export function convertTimestamps(query: JavaQuery, name = "timestamp"): JavaTimestamp[] {
+  return multiValues(query, name).map((value) => {
     const timestamp = parseJavaTimestamp(value);
     if (timestamp === null) throw failedToConvert(name);
     return timestamp;
   });
+}
+
+/** The validation step: the count (`<name> size must be between 0 and 2`), then the bounds. */
+export function timestampBounds(
+  parsed: readonly JavaTimestamp[],
+  options: TimestampOptions = {},
+): TimestampBounds {
+  const name = options.name ?? "timestamp";
+  const maxValues = options.maxValues ?? 2;
   if (parsed.length > maxValues) {
     throw javaBadRequest(`${name} size must be between 0 and ${maxValues}`);
   }
-  let lower: { operator: RangeOperator; ns: bigint } | undefined;
-  let upper: { operator: RangeOperator; ns: bigint } | undefined;
+  let lower: JavaTimestamp | undefined;
+  let upper: JavaTimestamp | undefined;
   for (const value of parsed) {
     if (value.operator === "gt" || value.operator === "gte") lower = value;
     else upper = value;

@@ -35,7 +35,8 @@ export function sendJavaText(res: Response, body: string, options: JavaSendOptio
   res.set("Content-Type", options.contentType ?? JAVA_JSON_TYPE);
   // Set ahead of `send`, so Express neither hashes the body again nor replaces the tag with its weak one.
   res.set("ETag", javaEtag(body));
-  res.status(200).send(body);
+  // A Buffer, so Express keeps the content type exactly as set (a string would get `; charset=utf-8`).
+  res.status(200).send(Buffer.from(body));
 }
 
 /** Sends a value as JSON (int64 `bigint`s printed exactly); a `links.next` also becomes a `Link` header. */
@@ -49,15 +50,22 @@ export function sendJavaJson(res: Response, body: unknown, options: JavaSendOpti
 
 /**
  * Mounts `handler` for GET (and so HEAD) on `path`, an `OPTIONS` answer listing the allowed methods, and 405
- * `Request method '<METHOD>' is not supported` for every other method.
+ * `Request method '<METHOD>' is not supported` for every other method. Methods in `servedElsewhere` (e.g. POST
+ * on `/network/fees`, which its own router serves) pass on to later routes instead.
  */
-export function getOnly(router: Router, path: string, handler: RequestHandler): void {
-  const allowed = ["GET", "HEAD", "OPTIONS"];
+export function getOnly(
+  router: Router,
+  path: string,
+  handler: RequestHandler,
+  servedElsewhere: readonly string[] = [],
+): void {
+  const allowed = ["GET", "HEAD", ...servedElsewhere, "OPTIONS"];
   router.get(path, handler);
   router.options(path, (_req, res) => {
     res.set("Allow", allowed.join(", ")).status(200).end();
   });
   router.all(path, (req, _res, next) => {
+    if (servedElsewhere.includes(req.method)) return next();
     next(javaMethodNotAllowed(req.method, allowed));
   });
 }

@@ -1,6 +1,9 @@
 import type { Handler } from "./context.ts";
 import { handleCryptoCreate, handleCryptoDelete, handleCryptoUpdate } from "./crypto.ts";
+import { handleFileAppend, handleFileCreate, handleFileUpdate } from "./file.ts";
 import { handleCryptoApproveAllowance, handleCryptoDeleteAllowance, handleTokenUpdateNfts } from "./nft.ts";
+import { handleNodeCreate, handleNodeDelete, handleNodeUpdate } from "./node.ts";
+import { handleNodeStakeUpdate } from "./stake.ts";
 import {
   handleTokenBurnOrWipe,
   handleTokenCreate,
@@ -45,4 +48,12 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   tokenRevokeKyc: handleTokenRevokeKyc,
   tokenUpdateNfts: handleTokenUpdateNfts,
   tokenClaimAirdrop: handleTokenClaimAirdrop,
+  // The network group: system files, consensus nodes, stake.
+  fileCreate: handleFileCreate,
+  fileUpdate: handleFileUpdate,
+  fileAppend: handleFileAppend,
+  nodeCreate: handleNodeCreate,
+  nodeUpdate: handleNodeUpdate,
+  nodeDelete: handleNodeDelete,
+  nodeStakeUpdate: handleNodeStakeUpdate,
 };

@@ -1,0 +1,61 @@
+/**
+ * Speed of the network group's GETs against a bare `node:http` server: `/api/v1/network/nodes` (the demo's
+ * four-node address book joined with nodes and stake, one full page) and `/api/v1/network/exchangerate`
+ * (0.0.112 rebuilt from an update and an append, then parsed). The stream is the bundled demo's (generated
+ * from `fixtures/scenarios/demo.yaml`), ingested with `mirrorlite ingest` and served by `mirrorlite serve` in
+ * a child process; each endpoint is driven with autocannon next to a bare server answering a body of the same
+ * size, in the same run. Target: at least 1/3 of the bare server's requests per second.
+ *
+ * Answers are kept rendered until the next record file is applied, so they are never stale (the list
+ * cache's bound is not even needed); the figures show what a repeated request costs.
+ *
+ * Run alone: `node --import tsx bench/network.ts [--seconds S]`.
+ */
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { type BareComparison, compareWithBare } from "./lib/load.ts";
+import { freePort, REPO, runMirrorlite, startMirrorlite } from "./lib/processes.ts";
+
+export type NetworkBenchOptions = { seconds?: number; connections?: number };
+
+export async function benchNetwork(options: NetworkBenchOptions = {}): Promise<BareComparison[]> {
+  const seconds = options.seconds ?? 10;
+  const connections = options.connections ?? 32;
+  const work = mkdtempSync(join(tmpdir(), "mirrorlite-bench-network-"));
+  const recordsDir = join(work, "record0.0.3");
+  const dbFile = join(work, "index.db");
+  try {
+    cpSync(join(REPO, "fixtures/streams/demo/record0.0.3"), recordsDir, { recursive: true });
+    await runMirrorlite(["ingest", "--records", recordsDir, "--db", dbFile, "--log-level", "warn"]);
+    const server = await startMirrorlite(recordsDir, dbFile, await freePort());
+    try {
+      const cases = [
+        { name: "GET /api/v1/network/nodes (4-node address book)", paths: ["/api/v1/network/nodes"] },
+        { name: "GET /api/v1/network/exchangerate", paths: ["/api/v1/network/exchangerate"] },
+      ];
+      const results: BareComparison[] = [];
+      for (const { name, paths } of cases) {
+        results.push(
+          await compareWithBare({ port: server.port, name, paths, target: 1 / 3, seconds, connections }),
+        );
+      }
+      return results;
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { seconds: { type: "string" } } });
+  const results = await benchNetwork(values.seconds === undefined ? {} : { seconds: Number(values.seconds) });
+  for (const { name, ratio, target } of results) {
+    const verdict =
+      target === null ? "" : `, target ${target.toFixed(2)} ${ratio >= target ? "met" : "MISSED"}`;
+    console.log(`${name}: ratio ${ratio.toFixed(2)}${verdict}`);
+  }
+}
