@@ -323,6 +323,16 @@ describe("a malformed balance file", () => {
       startTestService({ recordsDir: fixtureStream("demo"), balancesDir });
     await expect(start(folder.dir)).rejects.toThrow(BalanceFileReadError);
     await expect(start(folder.dir)).rejects.toThrow(`balance file ${broken} does not gunzip: `);
+    // Two files of one instant (say a CSV and a protobuf): which one is the state would be a guess.
+    const same = tempDir();
+    cleanups.push(same.remove);
+    const csv = "TimeStamp:2021-03-08T20:15:00Z\nshardNum,realmNum,accountNum,balance\n0,0,2,5\n";
+    writeFileSync(join(same.dir, "2021-03-08T20_15_00Z_Balances.csv"), csv);
+    cpSync(PB, join(same.dir, "2021-03-08T20_15_00Z_Balances.pb.gz"));
+    await expect(start(same.dir)).rejects.toThrow(
+      `balance file ${join(same.dir, "2021-03-08T20_15_00Z_Balances.pb.gz")} has the same timestamp as ` +
+        "2021-03-08T20_15_00Z_Balances.csv",
+    );
     const missing = join(folder.dir, "nope");
     await expect(start(missing)).rejects.toThrow(`balance folder ${missing} cannot be read: `);
   });
