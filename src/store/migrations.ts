@@ -300,7 +300,7 @@ const migrations: ReadonlyArray<readonly [string, string]> = [
 
     -- Exact hbar balance history, written once per record file per account (see store/hbar-ledger.ts): the
     -- balance after the account's first change in the file is at valid_from; when it changed more than once
-    -- in the file, changes holds every (consensus_ns, balance) pair of the file as big-endian int64s; balance
+    -- in the file, changes holds every (consensus_ns, balance) pair of the file as little-endian int64s; balance
     -- is always the balance after the file.
     CREATE TABLE hbar_balance (
       account_id INTEGER NOT NULL,
