@@ -67,6 +67,11 @@ describe("GET /api/v1/network/exchangerate", () => {
     const response = await get("/api/v1/network/exchangerate");
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ ...RATES_1, timestamp: stepTime(ledger, "rates-1") });
+    // A failed update with parseable rates was never kept: as of its time the rates are still rates-1's.
+    const failed = ledger.steps.find((s) => s.label === "rates-failed");
+    expect(failed?.status).toBe("AUTHORIZATION_FAILED");
+    const atFailed = await get(`/api/v1/network/exchangerate?timestamp=${stepTime(ledger, "rates-failed")}`);
+    expect(atFailed.body).toEqual({ ...RATES_1, timestamp: stepTime(ledger, "rates-1") });
   });
 
   it("answers as of timestamp bounds", async () => {
@@ -89,6 +94,9 @@ describe("GET /api/v1/network/exchangerate", () => {
       _status: { messages: [{ message: "Not Found", detail: "File 0.0.112 not found" }] },
     });
     expect(before.headers.get("content-type")).toBe("application/json");
+    // The path's Cache-Control is set before the parameters are read, so errors keep it; no ETag on errors.
+    expect(before.headers.get("cache-control")).toBe("public, max-age=60");
+    expect(before.headers.get("etag")).toBeNull();
   });
 
   it("reads the fraction of a timestamp as nanoseconds, and the last upper bound wins", async () => {

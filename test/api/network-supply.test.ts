@@ -78,6 +78,10 @@ async function supply(query: string, status = 200): Promise<SupplyBody> {
 async function expectError(query: string, status: number, message: string, detail: string) {
   const body = await supply(query, status);
   expect(body).toEqual({ _status: { messages: [{ message, detail }] } });
+  // Upstream's 4xx answers keep the path's Cache-Control.
+  const response = await service.get(`/api/v1/network/supply${query}`);
+  expect(response.headers.get("cache-control")).toBe("public, max-age=60");
+  expect(response.headers.get("content-type")).toBe("application/json");
 }
 
 describe("GET /api/v1/network/supply", () => {

@@ -84,7 +84,7 @@ export function javaBindingErrors(names: readonly string[]): JavaHttpError {
 
 /** 405 for a method the route does not serve: `Request method 'POST' is not supported`, with `Allow`. */
 export function javaMethodNotAllowed(method: string, allowed: readonly string[]): JavaHttpError {
-  return javaError(405, `Request method '${method}' is not supported`, { Allow: allowed.join(", ") });
+  return javaError(405, `Request method '${method}' is not supported`, { Allow: allowed.join(",") });
 }
 
 /** `{"_status":{"messages":[…]}}` as text. */
@@ -94,7 +94,8 @@ export function javaErrorBody(messages: readonly JavaErrorMessage[]): string {
 
 /**
  * Writes a Java error response: `application/json` exactly (node's own `setHeader`, which Express does not
- * rewrite to add a charset), no ETag (upstream's ETag filter tags 2xx answers only), no cache headers.
+ * rewrite to add a charset), no ETag (upstream's ETag filter tags 2xx answers only), and only the headers the
+ * error carries (routes add the path's `Cache-Control` to the 4xx answers of a handler, as upstream keeps it).
  */
 export function sendJavaError(res: Response, error: JavaHttpError): void {
   const body = Buffer.from(javaErrorBody(error.messages));

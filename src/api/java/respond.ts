@@ -62,7 +62,8 @@ export function getOnly(
   const allowed = ["GET", "HEAD", ...servedElsewhere, "OPTIONS"];
   router.get(path, handler);
   router.options(path, (_req, res) => {
-    res.set("Allow", allowed.join(", ")).status(200).end();
+    // Spring writes the list without spaces.
+    res.set("Allow", allowed.join(",")).status(200).end();
   });
   router.all(path, (req, _res, next) => {
     if (servedElsewhere.includes(req.method)) return next();

@@ -7,6 +7,7 @@ import { formatTimestamp } from "../../time.ts";
 import {
   getOnly,
   JAVA_JSON_TYPE,
+  JavaHttpError,
   javaErrorHandler,
   javaEtag,
   javaNotFound,
@@ -57,7 +58,22 @@ export function answerSupply(store: ReadStore, url: string): SupplyAnswer {
  */
 export function mountNetworkSupplyRoutes(app: Express, store: ReadStore, log: Logger): void {
   const router = Router();
-  getOnly(router, PATH, (req, res) => writeAnswer(req, res, answerSupply(store, req.originalUrl)));
+  getOnly(router, PATH, (req, res) => {
+    let answer: SupplyAnswer;
+    try {
+      answer = answerSupply(store, req.originalUrl);
+    } catch (error) {
+      // Upstream sets the path's headers before it reads the parameters, and its 4xx answers keep them.
+      if (error instanceof JavaHttpError && error.status < 500) {
+        throw new JavaHttpError(error.status, error.messages, {
+          ...error.headers,
+          "Cache-Control": NETWORK_CACHE_CONTROL,
+        });
+      }
+      throw error;
+    }
+    writeAnswer(req, res, answer);
+  });
   // Scoped to the path: errors of other routes keep their own (Node) error bodies.
   router.use(PATH, javaErrorHandler(log));
   app.use(router);

@@ -15,6 +15,7 @@ import { parseExchangeRateSet, parseFeeSchedule } from "../../streams/system-fil
 import {
   convertTimestamps,
   getOnly,
+  JavaHttpError,
   javaErrorHandler,
   javaEtag,
   javaNextLink,
@@ -144,7 +145,18 @@ function createAnswerCache(options: NetworkRouteOptions): AnswerCache {
 function networkRouter(store: ReadStore, log: Logger, cache: AnswerCache): Router {
   const responders = createResponders(store);
   const kept = (compute: (url: string) => Answer) => (req: Request, res: Response) => {
-    send(res, cache.answer(req.originalUrl, compute));
+    try {
+      send(res, cache.answer(req.originalUrl, compute));
+    } catch (error) {
+      // Upstream sets the path's headers before it reads the parameters, and an error answer keeps them.
+      if (error instanceof JavaHttpError && error.status < 500) {
+        throw new JavaHttpError(error.status, error.messages, {
+          ...error.headers,
+          "Cache-Control": NETWORK_CACHE_CONTROL,
+        });
+      }
+      throw error;
+    }
   };
   const router = Router();
   getOnly(router, `${PREFIX}/exchangerate`, kept(responders.exchangeRate));

@@ -106,5 +106,6 @@ describe("Java error bodies", () => {
       '{"_status":{"messages":[{"message":"Method Not Allowed","detail":"Request method \'POST\' is not supported"}]}}',
     );
     expect(error.headers).toEqual({ Allow: "GET" });
+    expect(javaMethodNotAllowed("PUT", ["GET", "HEAD"]).headers).toEqual({ Allow: "GET,HEAD" });
   });
 });
