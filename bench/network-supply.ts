@@ -62,7 +62,13 @@ export async function benchNetworkSupply(
         { name: `GET /api/v1/network/supply?timestamp= (${instants.length} instants)`, paths: instants },
       ];
       // The first case would otherwise also pay for the fresh server process's compilation.
-      await load("warm-up", server.port, cases.flatMap((c) => c.paths.slice(0, 100)), 4, connections);
+      await load(
+        "warm-up",
+        server.port,
+        cases.flatMap((c) => c.paths.slice(0, 100)),
+        4,
+        connections,
+      );
       const results: BareComparison[] = [];
       for (const { name, paths } of cases) {
         results.push(
