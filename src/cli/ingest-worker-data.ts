@@ -18,5 +18,6 @@ export function ingestWorkerData(config: Config, location: DbLocation, follow: b
     pollMs: config.pollMs,
     follow,
     balanceFiles: config.balancesDir ? scanBalanceFolder(config.balancesDir) : null,
+    balancesDir: config.balancesDir ?? null,
   };
 }

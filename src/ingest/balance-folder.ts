@@ -1,7 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BalanceFileReadError } from "../errors.ts";
-import { type BalanceSnapshot, isBalanceFileName, parseBalanceFile } from "../streams/balance-file.ts";
+import {
+  BalanceFileError,
+  type BalanceSnapshot,
+  isBalanceFileName,
+  parseBalanceFile,
+  parseIsoInstant,
+} from "../streams/balance-file.ts";
 
 /** One balance file of the folder: where it is and the consensus instant it describes. */
 export type BalanceFileInfo = { name: string; path: string; consensusNs: bigint };
@@ -50,5 +56,18 @@ export function readBalanceSnapshot(path: string, name: string): BalanceSnapshot
     throw new BalanceFileReadError(path, `balance file ${path} ${(error as Error).message}`, {
       cause: error,
     });
+  }
+}
+
+/** The instant a balance file's name carries (`2021-03-08T20_15_00Z_Balances.pb.gz`), or null. */
+export function instantOfName(name: string): bigint | null {
+  const stem = name.slice(0, name.indexOf("_Balances."));
+  const iso = /^(\d{4}-\d{2}-\d{2}T\d{2})_(\d{2})_(\d{2}(?:\.\d{1,9})?Z)$/.exec(stem);
+  if (iso === null) return null;
+  try {
+    return parseIsoInstant(`${iso[1]}:${iso[2]}:${iso[3]}`, 0);
+  } catch (error) {
+    if (error instanceof BalanceFileError) return null;
+    throw error;
   }
 }

@@ -1,13 +1,15 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { encodeEntityId, formatEntityId } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { createHbarQueries } from "../store/hbar-balances.ts";
 import { TOTAL_SUPPLY_TINYBARS } from "../store/unreleased-supply.ts";
 import type { WriteStore } from "../store/write-store.ts";
-import type { BalanceSnapshot } from "../streams/balance-file.ts";
+import { type BalanceSnapshot, isBalanceFileName } from "../streams/balance-file.ts";
 import { isAllZero } from "../streams/hex.ts";
 import { toBigInt } from "../streams/long.ts";
 import type { RecordFile } from "../streams/types.ts";
-import { type BalanceFileInfo, readBalanceSnapshot } from "./balance-folder.ts";
+import { type BalanceFileInfo, instantOfName, readBalanceSnapshot } from "./balance-folder.ts";
 import { decodeItem } from "./decode.ts";
 import { associationDefaults } from "./handlers/token-account.ts";
 
@@ -41,14 +43,57 @@ export type BalanceSnapshots = {
 
 const MAX_EXAMPLES = 5;
 
+export type FollowOptions = {
+  /** The balance folder, looked at again for snapshots a node writes after start-up (null: never). */
+  dir: string | null;
+  /** Least time between two looks at the folder, in ms (default 10 s). */
+  intervalMs?: number;
+  /** Milliseconds of a monotonic clock (tests pass their own). */
+  now?: () => number;
+};
+
 export function createBalanceSnapshots(
   files: readonly BalanceFileInfo[],
   store: WriteStore,
   log: Logger,
   events: BalanceSnapshotEvents,
+  follow: FollowOptions = { dir: null },
 ): BalanceSnapshots {
   const queries = createHbarQueries(store.db);
-  let nextToCheck = 0;
+  // Snapshots not compared yet, oldest first.
+  const unchecked = [...files];
+  const known = new Set(files.map((f) => f.name));
+  const now = follow.now ?? (() => performance.now());
+  const intervalMs = follow.intervalMs ?? 10_000;
+  let lastLook = now();
+
+  /**
+   * Adds the snapshots written since the last look, ordered by the instant in their names (read in full when
+   * compared: a malformed one is then logged, as start-up is long past).
+   */
+  function lookForNewFiles(): void {
+    if (follow.dir === null || now() - lastLook < intervalMs) return;
+    lastLook = now();
+    let names: string[];
+    try {
+      names = readdirSync(follow.dir).filter((name) => isBalanceFileName(name) && !known.has(name));
+    } catch (error) {
+      log.warn({ dir: follow.dir, err: error }, "balance folder cannot be read");
+      return;
+    }
+    for (const name of names) {
+      known.add(name);
+      const consensusNs = instantOfName(name);
+      if (consensusNs === null) {
+        log.warn({ file: name }, "balance file name carries no instant; not compared");
+        continue;
+      }
+      const at = unchecked.findIndex((f) => f.consensusNs > consensusNs);
+      const info = { name, path: join(follow.dir, name), consensusNs };
+      if (at === -1) unchecked.push(info);
+      else unchecked.splice(at, 0, info);
+    }
+  }
 
   function seed(state: {
     consensusNs: bigint;
@@ -86,9 +131,14 @@ export function createBalanceSnapshots(
     events.onStart(state.source, state.consensusNs);
   }
 
-  function check(file: BalanceFileInfo): void {
+  function check(file: BalanceFileInfo, indexedNs: bigint): void {
     const snapshot = readBalanceSnapshot(file.path, file.name);
     const at = snapshot.consensusNs;
+    if (at > indexedNs) {
+      // The name promised an earlier instant than the file holds: compare once the index gets there.
+      unchecked.unshift({ ...file, consensusNs: at });
+      return;
+    }
     let differences = 0;
     const examples: string[] = [];
     for (const account of snapshot.accounts) {
@@ -157,12 +207,12 @@ export function createBalanceSnapshots(
     checkUpTo(indexedNs) {
       const start = queries.start();
       if (start === null) return;
-      for (; nextToCheck < files.length; nextToCheck++) {
-        const file = files[nextToCheck];
-        if (file === undefined || file.consensusNs > indexedNs) break;
+      lookForNewFiles();
+      while (unchecked.length > 0 && (unchecked[0]?.consensusNs ?? indexedNs + 1n) <= indexedNs) {
+        const file = unchecked.shift() as BalanceFileInfo;
         if (file.consensusNs <= start.consensusNs) continue;
         try {
-          check(file);
+          check(file, indexedNs);
         } catch (error) {
           // A comparison only reports; a snapshot that cannot be read now must not stop ingestion.
           log.error({ file: file.name, err: error }, "balance snapshot could not be compared");

@@ -16,6 +16,8 @@ export type IngestWorkerData = {
   follow: boolean;
   /** The account balance files of `--balances`, checked and in consensus order (null: no folder). */
   balanceFiles: BalanceFileInfo[] | null;
+  /** The `--balances` folder, looked at again while following for snapshots written later (null: none). */
+  balancesDir: string | null;
 };
 
 /** Messages from the ingest worker. bigint values travel as decimal strings. */

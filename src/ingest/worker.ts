@@ -24,12 +24,19 @@ post({ type: "db-ready" });
 let files = 0;
 let transactions = 0;
 const store = createWriteStore(db);
-const snapshots = createBalanceSnapshots(data.balanceFiles ?? [], store, log, {
-  onStart: (source, consensusNs) =>
-    post({ type: "balances-start", source, consensusNs: consensusNs.toString() }),
-  onCheck: (report) =>
-    post({ type: "balances-checked", ...report, consensusNs: report.consensusNs.toString() }),
-});
+const snapshots = createBalanceSnapshots(
+  data.balanceFiles ?? [],
+  store,
+  log,
+  {
+    onStart: (source, consensusNs) =>
+      post({ type: "balances-start", source, consensusNs: consensusNs.toString() }),
+    onCheck: (report) =>
+      post({ type: "balances-checked", ...report, consensusNs: report.consensusNs.toString() }),
+  },
+  // New snapshots are looked for every 40 polls (10 s by default): a node writes one every 15 minutes.
+  { dir: data.follow ? data.balancesDir : null, intervalMs: data.pollMs * 40 },
+);
 const ingestor = createIngestor({
   dir: data.recordsDir,
   store,
@@ -63,6 +70,8 @@ function pass(): void {
     while (ingestor.ingestReady().length > 0) {
       // keep going: applying files takes time, and more may have become complete meanwhile
     }
+    // Snapshots a node wrote since start-up, once the index covers them (also when no new record came).
+    snapshots.checkUpTo(indexedEnd());
   } catch (error) {
     const stop = describeStop(error);
     log.error({ file: stop.file, reason: stop.reason }, "ingestion stopped");

@@ -181,7 +181,9 @@ export function parseIsoInstant(text: string, line: number): bigint {
     throw new BalanceFileError(`at line ${line}: TimeStamp "${text.slice(0, 40)}" is not an ISO instant`);
   const [, y, mo, d, h, mi, s, fraction] = match;
   const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
-  if (Number.isNaN(ms))
+  // Date.UTC rolls 2021-13-08 over into 2022: only a date that prints back the same is one.
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 19) !== `${y}-${mo}-${d}T${h}:${mi}:${s}`) {
     throw new BalanceFileError(`at line ${line}: TimeStamp "${text}" is not a valid date`);
+  }
   return BigInt(ms / 1000) * 1_000_000_000n + BigInt((fraction ?? "").padEnd(9, "0"));
 }

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseCommand } from "../../src/cli/args.ts";
 import { BUNDLED_BALANCES } from "../../src/config.ts";
 import { BalanceFileReadError } from "../../src/errors.ts";
+import { instantOfName } from "../../src/ingest/balance-folder.ts";
 import { openReader } from "../../src/store/db.ts";
 import { createHbarQueries } from "../../src/store/hbar-balances.ts";
 import { parseBalanceFile } from "../../src/streams/balance-file.ts";
@@ -43,7 +44,7 @@ afterEach(async () => {
 async function serve(
   scenario: string,
   files: string[] | null,
-): Promise<{ service: TestService; records: string }> {
+): Promise<{ service: TestService; records: string; balancesDir: string | null }> {
   const stream = copyStream(fixtureStream(scenario));
   cleanups.push(stream.remove);
   let balancesDir: string | null = null;
@@ -57,7 +58,7 @@ async function serve(
   cleanups.push(() => service.stop());
   await service.ingest.settled;
   expect(service.ingest.status().state).toBe("ready");
-  return { service, records: stream.dir };
+  return { service, records: stream.dir, balancesDir };
 }
 
 type Readiness = {
@@ -243,6 +244,49 @@ describe("a resumed index", () => {
     expect(balances.start?.source).toMatch(/_Balances\.pb\.gz$/);
     expect(balances).toMatchObject({ snapshotsChecked: 2, snapshotsDisagreeing: 1 });
     await expectSupplyFrom(service, records, join(balancesDir, balances.start!.source));
+  });
+});
+
+describe("instantOfName", () => {
+  it.each([
+    ["2019-08-30T18_15_00.016002001Z_Balances.csv", 1567188900016002001n],
+    ["2021-03-08T20_15_00Z_Balances.pb.gz", 1615234500000000000n],
+    ["2021-03-08T20_15_00.5Z_Balances.pb", 1615234500500000000n],
+    ["balances_Balances.csv", null],
+    ["2021-13-08T20_15_00Z_Balances.csv", null],
+  ])("%s → %s", (name, instant) => {
+    expect(instantOfName(name)).toBe(instant);
+  });
+});
+
+describe("snapshots written after start-up", () => {
+  it("are compared once seen, and a malformed one is logged without stopping ingestion", async () => {
+    const later = (
+      expectedLedger("network-supply") as unknown as {
+        balanceSnapshots: Array<{ label: string; file: string }>;
+      }
+    ).balanceSnapshots.filter((s) => s.label !== "start");
+    const source = join(FIXTURE_STREAMS, "network-supply/balance0.0.3");
+    const started = await serve("network-supply", [join(source, startFileOf().file)]);
+    const { service } = started;
+    const balancesDir = started.balancesDir!;
+    expect(await readiness(service)).toMatchObject({
+      start: { source: startFileOf().file },
+      snapshotsChecked: 0,
+    });
+    // The node writes two more balance files (and one that is cut short) while mirrorlite runs.
+    for (const { file } of later) copyFileSync(join(source, file), join(balancesDir, file));
+    writeFileSync(
+      join(balancesDir, "2024-07-01T09_00_14.000000000Z_Balances.csv"),
+      "TimeStamp:2024-07-01T09:00:14Z\n0,0",
+    );
+    const deadline = Date.now() + 30_000;
+    while ((await readiness(service)).snapshotsChecked < 2 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const balances = await readiness(service);
+    expect(balances).toMatchObject({ snapshotsChecked: 2, snapshotsDisagreeing: 1 });
+    expect(service.ingest.status().state).toBe("ready");
   });
 });
 

@@ -114,6 +114,7 @@ describe("malformed balance files", () => {
       "TimeStamp:2019-08-30T18:15:00Z\naccount,balance\n",
       "at line 2: expected a TimeStamp line or the column header",
     ],
+    ["TimeStamp:2019-02-30T18:15:00Z\n", 'at line 1: TimeStamp "2019-02-30T18:15:00Z" is not a valid date'],
     [`${HEADER_V1}0,0,2\n`, "at line 3: expected 4 comma-separated fields, found 3"],
     [`${HEADER_V1}0,0,2,5\n0,0,3,-5\n`, 'at line 4: balance "-5" is not a whole number'],
     [`${HEADER_V1}0,0,x,5\n`, 'at line 3: accountNum "x" is not a whole number'],
