@@ -80,9 +80,11 @@ function pass(): void {
   }
 }
 
+const selectIndexedEnd = db.prepare("SELECT consensus_end FROM ingest_cursor WHERE id = 1").pluck();
+
+/** Consensus end of the last committed file (-1 before any). */
 function indexedEnd(): bigint {
-  const end = db.prepare("SELECT consensus_end FROM ingest_cursor WHERE id = 1").pluck().get();
-  return (end as bigint | undefined) ?? -1n;
+  return (selectIndexedEnd.get() as bigint | undefined) ?? -1n;
 }
 
 /** Runs work outside a pass the way a pass runs: a failure stops ingestion with its reason. */
