@@ -4,12 +4,13 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply
  */
 import { benchBlocks } from "./blocks.ts";
 import { benchFeeEstimate } from "./fee-estimate.ts";
 import { benchIngestAndLookup } from "./ingest-and-lookup.ts";
 import { benchNetwork } from "./network.ts";
+import { benchNetworkSupply } from "./network-supply.ts";
 import { benchStartup, summarize } from "./startup.ts";
 import { benchTokensGroup } from "./tokens-group.ts";
 
@@ -54,6 +55,10 @@ if (wanted("startup")) {
 if (wanted("fees")) {
   console.log("== fee estimation");
   for (const r of await benchFeeEstimate()) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("supply")) {
+  console.log("== network supply");
+  for (const r of await benchNetworkSupply()) verdict(r.name, r.ratio, r.target);
 }
 console.log("\n== summary");
 for (const line of verdicts) console.log(line);

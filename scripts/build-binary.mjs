@@ -34,8 +34,10 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
 const version = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
-const demoDir = join(root, "fixtures", "streams", "demo", "record0.0.3");
-const demoFiles = readdirSync(demoDir)
+// The demo's record stream and its balance snapshots, as paths relative to the demo folder.
+const demoDir = join(root, "fixtures", "streams", "demo");
+const demoFiles = ["record0.0.3", "balance0.0.3"]
+  .flatMap((folder) => readdirSync(join(demoDir, folder)).map((name) => `${folder}/${name}`))
   .filter((name) => statSync(join(demoDir, name)).isFile())
   .sort();
 const swaggerDir = dirname(require.resolve("swagger-ui-dist/package.json"));

@@ -22,6 +22,11 @@ export type Config = {
   logFormat?: LogFormat;
   /** A cap on the ingest worker's heap in MB (unset: Node's default); past it the worker dies and so does the process. */
   workerHeapMb?: number;
+  /**
+   * A node's account balance folder (`*_Balances.csv` / `.pb.gz`): the starting hbar and token balances, and
+   * later snapshots to compare with. Absent or null: hbar balances are known only for a stream from genesis.
+   */
+  balancesDir?: string | null;
 };
 
 const schema = {
@@ -50,6 +55,7 @@ const schema = {
     listCacheMs: { type: "integer", minimum: 0, maximum: 3600000 },
     logFormat: { enum: ["json", "pretty"] },
     workerHeapMb: { type: "integer", minimum: 8, maximum: 1048576 },
+    balancesDir: { type: ["string", "null"], minLength: 1 },
   },
 } as const;
 

@@ -37,3 +37,12 @@ export class SignatureError extends MirrorliteError {
     this.file = file;
   }
 }
+
+/** An account balance file (or folder) that cannot be read; start-up stops on it. The message names it. */
+export class BalanceFileReadError extends MirrorliteError {
+  readonly file: string;
+  constructor(file: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.file = file;
+  }
+}

@@ -13,6 +13,7 @@ import { docsRoutes } from "./routes/docs.ts";
 import { mountFeeEstimateRoutes } from "./routes/fee-estimate.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { mountNetworkRoutes } from "./routes/network.ts";
+import { mountNetworkSupplyRoutes } from "./routes/network-supply.ts";
 import { nftRoutes } from "./routes/nfts.ts";
 import type { RouteDef } from "./routes/route-table.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps): App {
   app.use(healthRoutes(status, deps.progress));
   if (deps.metrics) app.use(metricsRoutes(deps.metrics));
   app.use(docsRoutes());
+  mountNetworkSupplyRoutes(app, store, log.child({ route: "network/supply" }));
   mountNetworkRoutes(app, store, log, { generation: () => status().lastBlock });
   mountFeeEstimateRoutes(app, { store, log, generation: () => status().lastBlock });
   for (const router of deps.routers ?? []) app.use(router);

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { type Config, ConfigError, validateConfig } from "../config.ts";
 import type { LogFormat, LogLevel } from "../log.ts";
-import { demoRecordsDir } from "../runtime/assets.ts";
+import { demoBalancesDir, demoRecordsDir } from "../runtime/assets.ts";
 
 export type Command =
   | { name: "serve" | "ingest"; config: Config }
@@ -18,7 +18,7 @@ export const USAGE = `Usage:
   ingest  ingests every complete file in DIR into FILE and exits (non-zero on a bad file).
 
 Exit codes: 0 stopped cleanly (SIGTERM/SIGINT), 1 failed (ingest worker crashed, database cannot be opened,
-port in use, bad file for ingest), 2 usage error.`;
+port in use, bad file for ingest), 2 usage error (or a malformed --balances file).`;
 
 const COMMON_OPTIONS = `  --records DIR               MIRRORLITE_RECORDS      a node's record stream folder (…/record0.0.3)
   --no-wait-signatures                                a record file is complete when its size stops changing,
@@ -27,7 +27,11 @@ const COMMON_OPTIONS = `  --records DIR               MIRRORLITE_RECORDS      a 
                                                       per this NodeAddressBook file
   --log-level L               MIRRORLITE_LOG_LEVEL    fatal|error|warn|info|debug|trace|silent (info)
   --log-format F              MIRRORLITE_LOG_FORMAT   json|pretty (pretty on a terminal, json otherwise)
-  --worker-heap-mb MB         MIRRORLITE_WORKER_HEAP_MB  cap the ingest worker's heap (Node's default)`;
+  --worker-heap-mb MB         MIRRORLITE_WORKER_HEAP_MB  cap the ingest worker's heap (Node's default)
+  --balances DIR              MIRRORLITE_BALANCES     a node's account balance folder (*_Balances.csv,
+                                                      *_Balances.pb.gz): the newest snapshot at or before
+                                                      the first record file starts the hbar and token
+                                                      balances; later ones are checked (the demo's own)`;
 
 export const SERVE_USAGE = `Usage: mirrorlite serve [options]
 
@@ -82,6 +86,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "poll-ms": { type: "string" },
         "list-cache-ms": { type: "string" },
         "worker-heap-mb": { type: "string" },
+        balances: { type: "string" },
       },
     }));
   } catch (error) {
@@ -120,6 +125,11 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     listCacheMs,
     logFormat: logFormat as LogFormat,
     ...(workerHeapMb === undefined ? {} : { workerHeapMb }),
+    // The bundled demo comes with its balance snapshots, so that it serves the network supply.
+    balancesDir:
+      (values.balances as string | undefined) ??
+      env.MIRRORLITE_BALANCES ??
+      (records ? null : demoBalancesDir()),
   });
   return { name, config };
 }

@@ -14,9 +14,14 @@ export type IngestOutcome =
  */
 export async function ingestOnce(config: Config, log: Logger, stop?: AbortSignal): Promise<IngestOutcome> {
   const location = resolveDbLocation(config.db);
-  const ingest = startIngestService(ingestWorkerData(config, location, false), log, {
-    heapMb: config.workerHeapMb,
-  });
+  let data: ReturnType<typeof ingestWorkerData>;
+  try {
+    data = ingestWorkerData(config, location, false);
+  } catch (error) {
+    location.dispose();
+    throw error;
+  }
+  const ingest = startIngestService(data, log, { heapMb: config.workerHeapMb });
   try {
     const aborted = new Promise<"aborted">((resolve) => {
       if (stop?.aborted) resolve("aborted");

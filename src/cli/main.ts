@@ -1,7 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import { constants } from "node:os";
-import { ConfigError } from "../config.ts";
-import { createLogger } from "../log.ts";
+import { type Config, ConfigError } from "../config.ts";
+import { BalanceFileReadError } from "../errors.ts";
+import { createLogger, type Logger } from "../log.ts";
 import { mirrorliteVersion } from "../runtime/assets.ts";
 import { INGEST_USAGE, parseCommand, SERVE_USAGE, USAGE } from "./args.ts";
 import { StartupError } from "./startup-error.ts";
@@ -34,8 +35,17 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     return 2;
   }
   const log = createLogger(config.logLevel, { format: config.logFormat });
+  try {
+    return await run(command.name, config, log);
+  } catch (error) {
+    if (!(error instanceof BalanceFileReadError)) throw error;
+    process.stderr.write(`mirrorlite: ${error.message}\n`);
+    return 2;
+  }
+}
 
-  if (command.name === "ingest") {
+async function run(name: "serve" | "ingest", config: Config, log: Logger): Promise<number> {
+  if (name === "ingest") {
     // Loaded on demand so that `ingest` never loads the HTTP side, nor `serve` the one-shot path.
     const { ingestOnce } = await import("./ingest-once.ts");
     const interrupt = new AbortController();

@@ -39,10 +39,14 @@ export async function startService(
   extras: ServiceExtras = {},
 ): Promise<RunningService> {
   const location = resolveDbLocation(config.db);
-  const ingest = startIngestService(ingestWorkerData(config, location, true), log, {
-    heapMb: config.workerHeapMb,
-    ...options,
-  });
+  let data: ReturnType<typeof ingestWorkerData>;
+  try {
+    data = ingestWorkerData(config, location, true);
+  } catch (error) {
+    location.dispose();
+    throw error;
+  }
+  const ingest = startIngestService(data, log, { heapMb: config.workerHeapMb, ...options });
   let reader: ReturnType<typeof openReader> | undefined;
   let listening: { server: Server; port: number };
   try {

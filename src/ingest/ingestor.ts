@@ -27,6 +27,8 @@ export type IngestorOptions = {
    * back with AbandonedError, so the index still ends at a whole file).
    */
   shouldStop?: () => boolean;
+  /** Called once before the first file of an empty index is applied (hbar balances pick their start there). */
+  beforeFirstFile?: (file: RecordFile, blockNumber: bigint) => void;
 };
 
 export type Ingestor = {
@@ -76,6 +78,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     }
     checkChain(tip, parsed);
     const blockNumber = nextBlockNumber(tip, parsed);
+    if (tip === null) options.beforeFirstFile?.(parsed, blockNumber);
     let applied: AppliedFile;
     try {
       applied = applyRecordFile(store, parsed, blockNumber, options.shouldStop);

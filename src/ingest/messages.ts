@@ -1,4 +1,5 @@
 import type { LogFormat, LogLevel } from "../log.ts";
+import type { BalanceFileInfo } from "./balance-folder.ts";
 
 /** What the main thread hands the ingest worker. */
 export type IngestWorkerData = {
@@ -19,6 +20,10 @@ export type IngestWorkerData = {
    * so it stops promptly even while a long synchronous catch-up keeps its message queue unread.
    */
   stopFlag: SharedArrayBuffer;
+  /** The account balance files of `--balances`, checked and in consensus order (null: no folder). */
+  balanceFiles: BalanceFileInfo[] | null;
+  /** The `--balances` folder, looked at again while following for snapshots written later (null: none). */
+  balancesDir: string | null;
 };
 
 /** Messages from the ingest worker. bigint values travel as decimal strings. */
@@ -37,7 +42,16 @@ export type IngestWorkerMessage =
   | { type: "caught-up"; files: number; transactions: number }
   /** A pass is about to apply `files` record files, the newest complete one on disk being `newest`. */
   | { type: "planned"; files: number; newest: string }
-  | { type: "stopped"; file: string | null; reason: string };
+  | { type: "stopped"; file: string | null; reason: string }
+  | { type: "balances-start"; source: string; consensusNs: string }
+  | {
+      type: "balances-checked";
+      file: string;
+      consensusNs: string;
+      accounts: number;
+      differences: number;
+      examples: string[];
+    };
 
 /** Messages to the ingest worker. */
 export type IngestWorkerCommand = { type: "stop" };

@@ -6,6 +6,25 @@ import { createProgressMeter, type Progress } from "./progress.ts";
 
 export type IngestState = "catching-up" | "ready" | "stopped";
 
+/** One comparison of a later balance snapshot with the indexed balances. */
+export type BalanceCheck = {
+  file: string;
+  consensusNs: bigint;
+  accounts: number;
+  differences: number;
+  examples: string[];
+};
+
+/** Where the hbar balances start and how the later snapshots compared (the most recent checks only). */
+export type BalanceStatus = {
+  start: { source: string; consensusNs: bigint } | null;
+  snapshotsChecked: number;
+  snapshotsDisagreeing: number;
+  recentChecks: BalanceCheck[];
+};
+
+const RECENT_CHECKS = 10;
+
 export type IngestStatus = {
   state: IngestState;
   /** Why ingestion stopped (null while it runs). */
@@ -20,6 +39,7 @@ export type IngestStatus = {
   newestFile: string | null;
   /** Files that stopped ingestion or crashed the worker since start-up. */
   errors: number;
+  balances: BalanceStatus;
 };
 
 export type IngestService = {
@@ -85,6 +105,7 @@ export function startIngestService(
     lastConsensusEndNs: null,
     newestFile: null,
     errors: 0,
+    balances: { start: null, snapshotsChecked: 0, snapshotsDisagreeing: 0, recentChecks: [] },
   };
   const meter = createProgressMeter();
   let filesLeft = 0;
@@ -164,6 +185,18 @@ export function startIngestService(
       case "stopped":
         stopWith(message.file, message.reason);
         break;
+      case "balances-start":
+        status.balances.start = { source: message.source, consensusNs: BigInt(message.consensusNs) };
+        break;
+      case "balances-checked": {
+        const balances = status.balances;
+        balances.snapshotsChecked += 1;
+        if (message.differences > 0) balances.snapshotsDisagreeing += 1;
+        const check = { ...message, consensusNs: BigInt(message.consensusNs) };
+        const { type: _type, ...rest } = check;
+        balances.recentChecks = [...balances.recentChecks, rest].slice(-RECENT_CHECKS);
+        break;
+      }
     }
   });
   worker.on("error", (error) => {
@@ -183,7 +216,7 @@ export function startIngestService(
   });
 
   return {
-    status: () => ({ ...status }),
+    status: () => ({ ...status, balances: { ...status.balances } }),
     progress: () => meter.snapshot(filesLeft),
     dbReady,
     settled,

@@ -3,6 +3,7 @@ import { createLogger } from "../log.ts";
 import { openWriter } from "../store/db.ts";
 import { createWriteStore } from "../store/write-store.ts";
 import { AbandonedError } from "./apply.ts";
+import { createBalanceSnapshots } from "./balance-snapshots.ts";
 import { createIngestor } from "./ingestor.ts";
 import type { IngestWorkerCommand, IngestWorkerData, IngestWorkerMessage } from "./messages.ts";
 import { loadSignatureCheck } from "./signature-check.ts";
@@ -40,9 +41,23 @@ post({ type: "db-ready" });
 let files = 0;
 let transactions = 0;
 let newestPlanned: string | null = null;
+const store = createWriteStore(db);
+const snapshots = createBalanceSnapshots(
+  data.balanceFiles ?? [],
+  store,
+  log,
+  {
+    onStart: (source, consensusNs) =>
+      post({ type: "balances-start", source, consensusNs: consensusNs.toString() }),
+    onCheck: (report) =>
+      post({ type: "balances-checked", ...report, consensusNs: report.consensusNs.toString() }),
+  },
+  // New snapshots are looked for every 40 polls (10 s by default): a node writes one every 15 minutes.
+  { dir: data.follow ? data.balancesDir : null, intervalMs: data.pollMs * 40 },
+);
 const ingestor = createIngestor({
   dir: data.recordsDir,
-  store: createWriteStore(db),
+  store,
   waitSignatures: data.waitSignatures,
   log,
   checkSignature: data.addressBookPath ? loadSignatureCheck(data.addressBookPath, data.recordsDir) : null,
@@ -51,6 +66,7 @@ const ingestor = createIngestor({
     newestPlanned = names.at(-1) ?? newestPlanned;
     if (newestPlanned !== null) post({ type: "planned", files: names.length, newest: newestPlanned });
   },
+  beforeFirstFile: (file, blockNumber) => snapshots.beforeFirstFile(file, blockNumber),
   onCommitted: (applied, durationMs) => {
     files += 1;
     transactions += applied.transactions;
@@ -62,6 +78,7 @@ const ingestor = createIngestor({
       consensusEnd: applied.consensusEnd.toString(),
       durationMs,
     });
+    snapshots.checkUpTo(applied.consensusEnd);
   },
 });
 
@@ -72,10 +89,29 @@ let watcher: { close(): Promise<void> } | undefined;
 /** Applies everything ready; on a fatal file, reports it once and stops following the directory. */
 function pass(): void {
   if (halted) return;
-  try {
+  guard(() => {
     while (!stopRequested() && ingestor.ingestReady().length > 0) {
       // keep going: applying files takes time, and more may have become complete meanwhile
     }
+    // Snapshots a node wrote since start-up, once the index covers them (also when no new record came).
+    if (!stopRequested()) snapshots.checkUpTo(indexedEnd());
+  });
+}
+
+const selectIndexedEnd = db.prepare("SELECT consensus_end FROM ingest_cursor WHERE id = 1").pluck();
+
+/** Consensus end of the last committed file (-1 before any). */
+function indexedEnd(): bigint {
+  return (selectIndexedEnd.get() as bigint | undefined) ?? -1n;
+}
+
+/**
+ * Runs a pass, or work outside one: a failure stops ingestion with its reason; a file abandoned because a stop
+ * was asked for is not a failure (it rolled back whole).
+ */
+function guard(work: () => void): void {
+  try {
+    work();
   } catch (error) {
     if (error instanceof AbandonedError) {
       log.info({ file: error.file }, "stopping: rolled back the file being applied");
@@ -116,6 +152,11 @@ port.on("message", (command: IngestWorkerCommand) => {
 });
 
 async function start(): Promise<void> {
+  // A resumed index reports its snapshots again (their files are read again anyway to be checked).
+  guard(() => {
+    snapshots.announce();
+    snapshots.checkUpTo(indexedEnd());
+  });
   pass();
   if (!data.waitSignatures && !halted && !stopRequested()) {
     // Without signatures a file counts as complete only when its size is unchanged on a second look.

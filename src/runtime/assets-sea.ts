@@ -22,10 +22,19 @@ export function ingestWorkerSource(): WorkerSource {
   return { kind: "eval", code: getAsset("worker.cjs", "utf8") };
 }
 
-export function demoRecordsDir(): string {
-  const dir = join(cacheDir(), "demo", "record0.0.3");
+/** The demo folder (record stream and balance snapshots), written to the cache folder on first use. */
+function demoDir(): string {
+  const dir = join(cacheDir(), "demo");
   for (const name of __MIRRORLITE_DEMO_FILES__) materialize(join(dir, name), `demo/${name}`);
   return dir;
+}
+
+export function demoRecordsDir(): string {
+  return join(demoDir(), "record0.0.3");
+}
+
+export function demoBalancesDir(): string {
+  return join(demoDir(), "balance0.0.3");
 }
 
 let addon: object | undefined;

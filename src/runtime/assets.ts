@@ -31,6 +31,11 @@ export function demoRecordsDir(): string {
   return fileURLToPath(new URL("../../fixtures/streams/demo/record0.0.3", here));
 }
 
+/** The demo's account balance snapshots: the starting state of the demo stream, so that it serves the supply. */
+export function demoBalancesDir(): string {
+  return fileURLToPath(new URL("../../fixtures/streams/demo/balance0.0.3", here));
+}
+
 /** better-sqlite3's default loader finds the addon in node_modules. */
 export function sqliteNativeBinding(): object | undefined {
   return undefined;

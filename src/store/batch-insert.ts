@@ -15,10 +15,16 @@ export type BatchInsert = {
 
 const ROWS_PER_STATEMENT = 50;
 
-export function createBatchInsert(db: Db, table: string, columns: readonly string[]): BatchInsert {
+export function createBatchInsert(
+  db: Db,
+  table: string,
+  columns: readonly string[],
+  options: { orReplace?: boolean } = {},
+): BatchInsert {
   const row = `(${columns.map(() => "?").join(", ")})`;
+  const verb = options.orReplace === true ? "INSERT OR REPLACE" : "INSERT";
   const sql = (rows: number) =>
-    `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${Array(rows).fill(row).join(", ")}`;
+    `${verb} INTO ${table} (${columns.join(", ")}) VALUES ${Array(rows).fill(row).join(", ")}`;
   const many = db.prepare(sql(ROWS_PER_STATEMENT));
   const one = db.prepare(sql(1));
   const width = columns.length;

@@ -285,6 +285,40 @@ const migrations: ReadonlyArray<readonly [string, string]> = [
     `,
   ],
   [
+    "0011-hbar-balances",
+    `
+    -- Where the hbar balance history starts: a balance snapshot (or the genesis state) at consensus_ns. Without
+    -- this row no hbar balance is known, and none is tracked. shard/realm: the stream's, which decide the
+    -- unreleased supply accounts.
+    CREATE TABLE hbar_start (
+      id           INTEGER PRIMARY KEY CHECK (id = 1),
+      consensus_ns INTEGER NOT NULL,
+      source       TEXT    NOT NULL,
+      shard        INTEGER NOT NULL,
+      realm        INTEGER NOT NULL
+    );
+
+    -- Exact hbar balance history, written once per record file per account (see store/hbar-ledger.ts): the
+    -- balance after the account's first change in the file is at valid_from; when it changed more than once
+    -- in the file, changes holds every (consensus_ns, balance) pair of the file as little-endian int64s; balance
+    -- is always the balance after the file.
+    CREATE TABLE hbar_balance (
+      account_id INTEGER NOT NULL,
+      valid_from INTEGER NOT NULL,
+      balance    INTEGER NOT NULL,
+      changes    BLOB,
+      PRIMARY KEY (account_id, valid_from)
+    ) WITHOUT ROWID;
+
+    -- The summed balance of the unreleased supply accounts after every change of any of them (the starting
+    -- state counts as one): the supply at T is the newest row at or before T.
+    CREATE TABLE hbar_supply (
+      valid_from INTEGER PRIMARY KEY,
+      unreleased INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    `,
+  ],
+  [
     "0012-topics",
     `
     -- Consensus topics with history (ConsensusCreateTopic / UpdateTopic / DeleteTopic). custom_fees is a JSON

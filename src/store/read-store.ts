@@ -2,6 +2,7 @@ import { type BalanceQueries, createBalanceQueries } from "./balances.ts";
 import { type BlockQueries, createBlockQueries } from "./blocks.ts";
 import { createStatementCache, DEFAULT_CACHED_STATEMENTS, type StatementCache } from "./conditions.ts";
 import type { Db } from "./db.ts";
+import { createHbarQueries, type HbarQueries } from "./hbar-balances.ts";
 import { createNetworkQueries, type NetworkQueries } from "./network.ts";
 import { createNftQueries, type NftQueries } from "./nfts.ts";
 import { createSystemFileQueries, type SystemFileQueries } from "./system-files.ts";
@@ -18,6 +19,7 @@ export type ReadStore = {
   tokenLists: TokenListQueries;
   balances: BalanceQueries;
   nfts: NftQueries;
+  hbar: HbarQueries;
   systemFiles: SystemFileQueries;
   network: NetworkQueries;
 };
@@ -33,6 +35,7 @@ export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENT
     tokenLists: createTokenListQueries(db, statements),
     balances: createBalanceQueries(db, statements),
     nfts: createNftQueries(db, statements),
+    hbar: createHbarQueries(db),
     systemFiles: createSystemFileQueries(db),
     network: createNetworkQueries(db),
   };

@@ -1,5 +1,6 @@
 import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
+import { createHbarLedger, type HbarLedger } from "./hbar-ledger.ts";
 import { createNetworkWrites, type NetworkWrites } from "./network-writes.ts";
 import { createVersionedTable, type Row, type VersionedTable } from "./versioned.ts";
 
@@ -55,6 +56,8 @@ export type WriteStore = {
   customFee: VersionedTable;
   tokenAccount: VersionedTable;
   nft: VersionedTable;
+  /** Hbar balances of every account, exact at every instant (written behind per file). */
+  hbar: HbarLedger;
   /** System files, address books, nodes and stake (written through, nothing held back). */
   network: NetworkWrites;
   /** Consensus topics (migration 0012-topics). */
@@ -245,8 +248,11 @@ export function createWriteStore(db: Db): WriteStore {
     )
     .pluck();
 
+  const hbar = createHbarLedger(db);
+
   return {
     db,
+    hbar,
     entity,
     token,
     customFee,
@@ -308,11 +314,13 @@ export function createWriteStore(db: Db): WriteStore {
       pendingBalances = new Map();
       for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.flush();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.flush();
+      hbar.flush();
     },
     reset() {
       pendingBalances = new Map();
       for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.clear();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.reset();
+      hbar.reset();
     },
   };
 }

@@ -40,6 +40,7 @@ describe("the OpenAPI document", () => {
       [
         "/api/v1/blocks",
         "/api/v1/blocks/{hashOrNumber}",
+        "/api/v1/network/supply",
         "/api/v1/network/exchangerate",
         "/api/v1/network/fees",
         "/api/v1/network/nodes",

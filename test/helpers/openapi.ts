@@ -32,10 +32,17 @@ export function validateResponse(args: {
   method?: Method;
   status: number;
   body: unknown;
+  /** The documented content type to check against (default `application/json`), e.g. `text/plain`. */
+  contentType?: string;
 }): void {
   const method = args.method ?? "get";
   const template = matchPathTemplate(args.path);
-  const validate = compileResponseValidator({ template, method, status: args.status });
+  const validate = compileResponseValidator({
+    template,
+    method,
+    status: args.status,
+    contentType: args.contentType,
+  });
   if (validate(withBigIntsAsNumbers(args.body))) return;
   const lines = (validate.errors ?? []).map(describeAjvError);
   throw new Error(
@@ -88,11 +95,13 @@ export function compileResponseValidator(args: {
   template: string;
   method: Method;
   status: number;
+  contentType?: string;
 }): ValidateFunction {
-  const key = `${args.method} ${args.template} ${args.status}`;
+  const contentType = args.contentType ?? "application/json";
+  const key = `${args.method} ${args.template} ${args.status} ${contentType}`;
   let validate = validators.get(key);
   if (validate === undefined) {
-    const schema = responseSchema(args.template, args.method, args.status);
+    const schema = responseSchema(args.template, args.method, args.status, contentType);
     validate = getAjv().compile(convertOpenApiSchema(schema, key));
     validators.set(key, validate);
   }
@@ -211,7 +220,12 @@ function getAjv(): Ajv {
   return instance;
 }
 
-function responseSchema(template: string, method: Method, status: number): SchemaObject | ReferenceObject {
+function responseSchema(
+  template: string,
+  method: Method,
+  status: number,
+  contentType: string,
+): SchemaObject | ReferenceObject {
   const document: OpenApiDocument = loadOpenApiDocument();
   const operation: OperationObject | undefined = document.paths[template]?.[method];
   const label = `${method.toUpperCase()} ${template}`;
@@ -222,8 +236,8 @@ function responseSchema(template: string, method: Method, status: number): Schem
     throw new Error(`${label} has no documented ${status} response (documented: ${documented})`);
   }
   const response = "$ref" in entry ? resolveResponseRef(entry.$ref, label) : entry;
-  const schema = response.content?.["application/json"]?.schema;
-  if (schema === undefined) throw new Error(`${label} ${status} documents no application/json body`);
+  const schema = response.content?.[contentType]?.schema;
+  if (schema === undefined) throw new Error(`${label} ${status} documents no ${contentType} body`);
   return schema;
 }
 

@@ -1,6 +1,7 @@
 import { Router } from "express";
 import type { Progress } from "../../ingest/progress.ts";
-import type { IngestStatus } from "../../ingest/service.ts";
+import type { BalanceStatus, IngestStatus } from "../../ingest/service.ts";
+import { formatTimestamp } from "../../time.ts";
 import { toJson } from "../json.ts";
 
 /**
@@ -26,6 +27,7 @@ export function healthRoutes(status: () => IngestStatus, progress?: () => Progre
       lastBlock: s.lastBlock,
       lastFile: s.lastFile,
       ...(progress ? { progress: progress() } : {}),
+      balances: balancesView(s.balances),
     };
     res
       .status(s.state === "ready" ? 200 : 503)
@@ -34,4 +36,23 @@ export function healthRoutes(status: () => IngestStatus, progress?: () => Progre
       .send(toJson(body));
   });
   return router;
+}
+
+/** Where the hbar balances start and how the later balance snapshots compared with them. */
+function balancesView(balances: BalanceStatus) {
+  return {
+    start:
+      balances.start === null
+        ? null
+        : { source: balances.start.source, timestamp: formatTimestamp(balances.start.consensusNs) },
+    snapshotsChecked: balances.snapshotsChecked,
+    snapshotsDisagreeing: balances.snapshotsDisagreeing,
+    recentChecks: balances.recentChecks.map((check) => ({
+      file: check.file,
+      timestamp: formatTimestamp(check.consensusNs),
+      accounts: check.accounts,
+      differences: check.differences,
+      examples: check.examples,
+    })),
+  };
 }

@@ -1,0 +1,178 @@
+import { createBatchInsert } from "./batch-insert.ts";
+import type { Db } from "./db.ts";
+import { encodeChanges } from "./hbar-changes.ts";
+import { unreleasedSupplyAccount } from "./unreleased-supply.ts";
+
+/** Where the hbar history starts: every listed account's balance at `consensusNs` (others hold nothing). */
+export type HbarStartState = {
+  consensusNs: bigint;
+  /** What the state came from: a balance file name, or "genesis". */
+  source: string;
+  shard: bigint;
+  realm: bigint;
+  balances: Iterable<readonly [accountId: bigint, tinybars: bigint]>;
+};
+
+/**
+ * The hbar balances of every account, kept exact at every consensus instant.
+ *
+ * Every record moves hbar (at least its fee: payer, node account, 0.0.98, staking accounts), so one history row
+ * per account per transaction would be the largest write of ingestion. Instead balances are written behind,
+ * once per record file: each account touched in the file gets ONE row holding its balance after the file, plus,
+ * when it changed more than once in the file, a compact blob of every (consensus time, balance) pair inside the
+ * file. A lookup at T finds the newest row at or before T (one index seek) and, for a multi-change row, a
+ * binary search in its blob, so every instant inside a file stays exact while the row count drops to the
+ * number of distinct accounts per file (the fee collector and node accounts cost one row per file, not one per
+ * transaction). Nothing between records reads these rows: within a file the running balances live here in
+ * memory, and the file's transaction commits them with everything else.
+ *
+ * The summed balance of the unreleased supply accounts is kept the same way in `hbar_supply`, one row per
+ * transaction that moves any of them (rare on a real network), so the supply at T is a single seek.
+ */
+export type HbarLedger = {
+  /** Whether a starting state exists; until one does, transfers are not applied (no balance is known). */
+  tracking(): boolean;
+  /** Records the starting state (call once, before the first record file is applied). */
+  start(state: HbarStartState): void;
+  /** Adds `amountTinybars` to an account's balance at consensus time `t` (non-decreasing within a file). */
+  add(t: bigint, accountId: bigint, amountTinybars: bigint): void;
+  /** Writes the file's balance rows; call before the file's transaction commits. */
+  flush(): void;
+  /** Forgets everything held for an uncommitted file and every cached balance (after a rollback). */
+  reset(): void;
+};
+
+type Pending = {
+  first: bigint;
+  lastT: bigint;
+  balance: bigint;
+  /** Flat [t0, b0, t1, b1, ...], created once the account changes at a second instant in the file. */
+  changes: bigint[] | null;
+};
+
+/** Current balances of recently touched accounts; fee and node accounts always stay in it. */
+const MAX_CACHED = 100_000;
+
+export function createHbarLedger(db: Db): HbarLedger {
+  const selectStart = db.prepare("SELECT consensus_ns, shard, realm FROM hbar_start WHERE id = 1");
+  const insertStart = db.prepare(
+    "INSERT INTO hbar_start (id, consensus_ns, source, shard, realm) VALUES (1, ?, ?, ?, ?)",
+  );
+  const selectBalance = db
+    .prepare("SELECT balance FROM hbar_balance WHERE account_id = ? ORDER BY valid_from DESC LIMIT 1")
+    .pluck();
+  const selectUnreleased = db
+    .prepare("SELECT unreleased FROM hbar_supply ORDER BY valid_from DESC LIMIT 1")
+    .pluck();
+  // OR REPLACE: a starting snapshot taken at the very instant of the first record is replaced by that record's
+  // effect at the same instant.
+  const insertBalance = db.prepare(
+    "INSERT OR REPLACE INTO hbar_balance (account_id, valid_from, balance, changes) VALUES (?, ?, ?, ?)",
+  );
+  const insertSupply = db.prepare(
+    "INSERT OR REPLACE INTO hbar_supply (valid_from, unreleased) VALUES (?, ?)",
+  );
+  const balanceRows = createBatchInsert(
+    db,
+    "hbar_balance",
+    ["account_id", "valid_from", "balance", "changes"],
+    {
+      orReplace: true,
+    },
+  );
+
+  type StartRow = { consensus_ns: bigint; shard: bigint; realm: bigint };
+  let loaded: { isUnreleased: (id: bigint) => boolean } | null | undefined;
+  let unreleased: bigint | null = null;
+  let pending = new Map<bigint, Pending>();
+  let supplyRows: bigint[] = [];
+  const cache = new Map<bigint, bigint>();
+
+  function state() {
+    if (loaded === undefined) {
+      const row = selectStart.get() as StartRow | undefined;
+      loaded = row === undefined ? null : { isUnreleased: unreleasedSupplyAccount(row.shard, row.realm) };
+    }
+    return loaded;
+  }
+
+  function currentBalance(accountId: bigint): bigint {
+    const cached = cache.get(accountId);
+    if (cached !== undefined) return cached;
+    return (selectBalance.get(accountId) as bigint | undefined) ?? 0n;
+  }
+
+  function remember(accountId: bigint, balance: bigint): void {
+    cache.delete(accountId);
+    cache.set(accountId, balance);
+    if (cache.size > MAX_CACHED) {
+      // Drop the least recently written half; Map iteration is in insertion order.
+      let drop = cache.size / 2;
+      for (const key of cache.keys()) {
+        if (drop-- <= 0) break;
+        cache.delete(key);
+      }
+    }
+  }
+
+  return {
+    tracking: () => state() !== null,
+    start(start) {
+      if (state() !== null) throw new Error("the hbar balance history already has a starting state");
+      insertStart.run(start.consensusNs, start.source, start.shard, start.realm);
+      const isUnreleased = unreleasedSupplyAccount(start.shard, start.realm);
+      let total = 0n;
+      for (const [accountId, balance] of start.balances) {
+        insertBalance.run(accountId, start.consensusNs, balance, null);
+        if (isUnreleased(accountId)) total += balance;
+      }
+      insertSupply.run(start.consensusNs, total);
+      loaded = undefined;
+      unreleased = null;
+      cache.clear();
+    },
+    add(t, accountId, amount) {
+      const tracked = state();
+      if (tracked === null) return;
+      let entry = pending.get(accountId);
+      if (entry === undefined) {
+        entry = { first: t, lastT: t, balance: currentBalance(accountId) + amount, changes: null };
+        pending.set(accountId, entry);
+      } else if (entry.lastT === t) {
+        entry.balance += amount;
+        if (entry.changes !== null) entry.changes[entry.changes.length - 1] = entry.balance;
+      } else {
+        entry.changes ??= [entry.lastT, entry.balance];
+        entry.balance += amount;
+        entry.changes.push(t, entry.balance);
+        entry.lastT = t;
+      }
+      if (tracked.isUnreleased(accountId)) {
+        unreleased ??= (selectUnreleased.get() as bigint | undefined) ?? 0n;
+        unreleased += amount;
+        const last = supplyRows.length - 2;
+        if (last >= 0 && supplyRows[last] === t) supplyRows[last + 1] = unreleased;
+        else supplyRows.push(t, unreleased);
+      }
+    },
+    flush() {
+      for (const [accountId, entry] of pending) {
+        const blob = entry.changes === null ? null : encodeChanges(entry.changes);
+        balanceRows.add(accountId, entry.first, entry.balance, blob);
+        remember(accountId, entry.balance);
+      }
+      balanceRows.flush();
+      for (let i = 0; i < supplyRows.length; i += 2) insertSupply.run(supplyRows[i], supplyRows[i + 1]);
+      pending = new Map();
+      supplyRows = [];
+    },
+    reset() {
+      balanceRows.clear();
+      pending = new Map();
+      supplyRows = [];
+      cache.clear();
+      unreleased = null;
+      loaded = undefined;
+    },
+  };
+}
