@@ -1,4 +1,4 @@
-import { type DestinationStream, type Logger, pino } from "pino";
+import { type DestinationStream, destination, type Logger, pino } from "pino";
 
 export type { Logger };
 
@@ -7,13 +7,27 @@ export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" |
 /** `json`: one JSON object a line (for collectors); `pretty`: one readable line, for a person at a terminal. */
 export type LogFormat = "json" | "pretty";
 
+export type LoggerOptions = {
+  name?: string;
+  format?: LogFormat;
+  /**
+   * Write each line to file descriptor 1 before returning. The ingest worker needs it: it applies a whole
+   * catch-up in one synchronous loop, and an asynchronous write (pino's default, or a worker's
+   * `process.stdout`, which goes through the main thread) sends one line and then holds every later one until
+   * the loop ends, so per-file lines of a long catch-up would appear only at its end (or never, on a crash).
+   */
+  sync?: boolean;
+};
+
 /** JSON logs on stdout (pino), or readable lines when asked; one child logger per component. */
-export function createLogger(level: LogLevel, options: { name?: string; format?: LogFormat } = {}): Logger {
+export function createLogger(level: LogLevel, options: LoggerOptions = {}): Logger {
   const base = { name: options.name ?? "mirrorlite", level, base: { pid: process.pid } };
-  if (options.format !== "pretty") return pino(base);
+  // pino's synchronous destination retries a full non-blocking pipe (EAGAIN) instead of dropping the line.
+  const direct = options.sync === true ? destination({ dest: 1, sync: true }) : null;
+  if (options.format !== "pretty") return direct === null ? pino(base) : pino(base, direct);
   return pino(
     base,
-    prettyDestination((text) => process.stdout.write(text)),
+    prettyDestination((text) => (direct === null ? process.stdout.write(text) : direct.write(text))),
   );
 }
 

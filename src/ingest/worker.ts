@@ -18,7 +18,7 @@ import { watchDirectory } from "./watcher.ts";
  */
 const data = workerData as IngestWorkerData;
 const port = parentPort!;
-const log = createLogger(data.logLevel, { format: data.logFormat }).child({
+const log = createLogger(data.logLevel, { format: data.logFormat, sync: true }).child({
   component: "ingest",
   dir: data.recordsDir,
 });

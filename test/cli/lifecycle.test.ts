@@ -57,10 +57,15 @@ describe("stopping and failing like a service", () => {
     const args = ["serve", "--records", records, "--db", db, "--port", "0", "--no-wait-signatures"];
     const cli = startCli(args);
     const port = await cli.port();
-    await cli.waitForLog((line) => line.msg === "ingested record file");
-    // While catching up, readiness says so, with the pace and what is left.
-    const readiness = await fetch(`http://127.0.0.1:${port}/health/readiness`);
-    const body = (await readiness.json()) as { status: string; progress: Record<string, number | null> };
+    // While catching up, readiness says so, with the pace and what is left: asked until a file is applied
+    // (the answer is the main thread's own state, so no log line has to arrive first).
+    type Readiness = { status: string; progress: Record<string, number | null> };
+    let readiness: Response;
+    let body: Readiness;
+    do {
+      readiness = await fetch(`http://127.0.0.1:${port}/health/readiness`);
+      body = (await readiness.json()) as Readiness;
+    } while (readiness.status === 503 && (body.progress.filesApplied ?? 0) === 0);
     expect(readiness.status).toBe(503);
     validateResponse({ path: "/health/readiness", status: 503, body });
     expect(body.status).toBe("catching-up");
@@ -91,6 +96,7 @@ describe("stopping and failing like a service", () => {
   it("SIGTERM during `mirrorlite ingest`: exit 1 saying so, whole files only", async () => {
     const db = join(temp.dir, "ingest-sigterm.db");
     const cli = startCli(["ingest", "--records", records, "--db", db, "--no-wait-signatures"]);
+    // The worker writes each line as it logs it, so this arrives while the next file is being applied.
     await cli.waitForLog((line) => line.msg === "ingested record file");
     cli.child.kill("SIGTERM");
     expect((await cli.exited).code).toBe(1);
