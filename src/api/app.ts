@@ -10,10 +10,10 @@ import { createFront, type RequestListener, type RequestObservation } from "./fr
 import { errorHandler, notFound } from "./http-errors.ts";
 import { blockRoutes } from "./routes/blocks.ts";
 import { docsRoutes } from "./routes/docs.ts";
-import { mountFeeEstimateRoutes } from "./routes/fee-estimate.ts";
+import { createFeeEstimateHandler } from "./routes/fee-estimate.ts";
 import { healthRoutes } from "./routes/health.ts";
-import { mountNetworkRoutes } from "./routes/network.ts";
-import { mountNetworkSupplyRoutes } from "./routes/network-supply.ts";
+import { networkRoutes } from "./routes/network.ts";
+import { networkSupplyRoutes } from "./routes/network-supply.ts";
 import { nftRoutes } from "./routes/nfts.ts";
 import type { RouteDef } from "./routes/route-table.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
@@ -50,8 +50,19 @@ export type App = {
  * The route table, in matching order: fixed paths before parameters that would take them
  * (`/api/v1/tokens/balances` and `/api/v1/tokens/nfts` are not token IDs).
  */
-export function apiRoutes(store: ReadStore): RouteDef[] {
-  return [...tokenListRoutes(store), ...nftRoutes(store), ...tokenRoutes(store), ...blockRoutes(store)];
+export function apiRoutes(
+  store: ReadStore,
+  deps: { log: Logger; generation: () => bigint | null },
+): RouteDef[] {
+  const estimateFees = createFeeEstimateHandler({ store, log: deps.log, generation: deps.generation });
+  return [
+    ...tokenListRoutes(store),
+    ...nftRoutes(store),
+    ...tokenRoutes(store),
+    ...blockRoutes(store),
+    ...networkRoutes(store, estimateFees),
+    ...networkSupplyRoutes(store),
+  ];
 }
 
 /**
@@ -70,14 +81,12 @@ export function createApp(deps: AppDeps): App {
   app.use(healthRoutes(status, deps.progress));
   if (deps.metrics) app.use(metricsRoutes(deps.metrics));
   app.use(docsRoutes());
-  mountNetworkSupplyRoutes(app, store, log.child({ route: "network/supply" }));
-  mountNetworkRoutes(app, store, log, { generation: () => status().lastBlock });
-  mountFeeEstimateRoutes(app, { store, log, generation: () => status().lastBlock });
   for (const router of deps.routers ?? []) app.use(router);
   app.use((_req, _res, next) => next(notFound()));
   app.use(errorHandler(log));
 
-  const routes = apiRoutes(store);
+  const generation = () => status().lastBlock;
+  const routes = apiRoutes(store, { log, generation });
   const metrics = deps.metrics;
   const observe =
     deps.observe ??
@@ -86,7 +95,7 @@ export function createApp(deps: AppDeps): App {
   const listener = createFront({
     routes,
     cache,
-    generation: () => status().lastBlock,
+    generation,
     listStaleMs: deps.listCacheMaxStaleMs ?? 1000,
     fallback: app,
     log,

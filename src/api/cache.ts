@@ -91,34 +91,45 @@ export function createResponseCache(options: ResponseCacheOptions = {}): Respons
   };
 }
 
-/** Renders an answer: the JSON bytes, its weak ETag and every header but the conditional ones. */
+/**
+ * Renders an answer: the body, its ETag (weak, as Express tags, unless the route's conventions give another:
+ * the Java service's strong one) and every header but the conditional ones.
+ */
 export function renderResponse(
   status: number,
   json: string,
   cacheControl: string | null,
   next: string | null,
+  contentType = JSON_CONTENT_TYPE,
+  etagOf: (body: string, bytes: number) => string = weakEtag,
 ): RenderedResponse {
   const bytes = Buffer.byteLength(json);
-  const etag = weakEtag(json, bytes);
+  const etag = etagOf(json, bytes);
   const headers = [CORS_HEADER, "*"];
   if (cacheControl !== null) headers.push("Cache-Control", cacheControl);
-  headers.push("Content-Type", JSON_CONTENT_TYPE, "Content-Length", String(bytes), "ETag", etag);
+  headers.push("Content-Type", contentType, "Content-Length", String(bytes), "ETag", etag);
   if (next !== null) headers.push("Link", `<${next}>; rel="next"`);
   return { status, body: json, bytes, etag, cacheControl: cacheControl ?? "", headers };
 }
 
 /**
  * Writes an answer with node's own API: 304 for a 2xx whose ETag the client already has (`If-None-Match`,
- * unless it asks for `Cache-Control: no-cache`, as Express's freshness check has it), no body for HEAD.
+ * unless it asks for `Cache-Control: no-cache`, as Express's freshness check has it; Spring's ETag filter of
+ * the Java-style routes does not look at that header, so they pass `noCacheRefetches: false`), no body for HEAD.
  */
-export function writeResponse(req: IncomingMessage, res: ServerResponse, response: RenderedResponse): void {
+export function writeResponse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: RenderedResponse,
+  noCacheRefetches = true,
+): void {
   const ifNoneMatch = req.headers["if-none-match"];
   if (
     ifNoneMatch !== undefined &&
     response.status >= 200 &&
     response.status < 300 &&
     matches(ifNoneMatch, response.etag) &&
-    !NO_CACHE.test(req.headers["cache-control"] ?? "")
+    !(noCacheRefetches && NO_CACHE.test(req.headers["cache-control"] ?? ""))
   ) {
     const headers = [CORS_HEADER, "*", "ETag", response.etag];
     if (response.cacheControl !== "") headers.push("Cache-Control", response.cacheControl);

@@ -3,7 +3,10 @@
  *
  *   node:http ─▶ route table match? ─yes─▶ response cache hit? ─yes─▶ write the kept answer
  *                     │                          └─no──▶ route handler ─▶ render, keep, write
- *                     └─no──▶ Express (health, other groups' routers, 404)
+ *                     └─no──▶ Express (health, metrics, docs, 404)
+ *
+ * POST on a route that takes it (`/api/v1/network/fees`) goes to its handler, never cached; `java`-style
+ * routes (`/api/v1/network/*`) also answer OPTIONS and 405 here.
  *
  * The route-table routes take a lean path (Express's per-request setup and routing cost several times a
  * whole token lookup); everything else is Express's. Any error on the lean path, expected or not, is answered
@@ -17,9 +20,18 @@ import {
   JSON_CONTENT_TYPE,
   type ResponseCache,
   renderResponse,
+  weakEtag,
   writeResponse,
 } from "./cache.ts";
 import { errorAnswer } from "./http-errors.ts";
+import {
+  JAVA_JSON_TYPE,
+  JavaHttpError,
+  javaErrorBody,
+  javaErrorOf,
+  javaEtag,
+  javaMethodNotAllowed,
+} from "./java/index.ts";
 import { createRouteMatcher } from "./route-match.ts";
 import type { RouteDef } from "./routes/route-table.ts";
 
@@ -96,43 +108,122 @@ export function createFront(deps: FrontDeps): RequestListener {
     fallback(req, res);
   };
 
+  /** GET and HEAD of a route: from the cache, or computed (and offered to the cache). */
+  const answerGet = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: RouteDef,
+    url: string,
+    params: Record<string, string>,
+    started: number,
+  ) => {
+    const cacheable = route.caching !== "none";
+    const current = cacheable ? generation() : undefined;
+    const at = cacheable ? now() : 0;
+    if (cacheable) {
+      const kept = cache.get(url, current, at);
+      if (kept !== undefined) {
+        writeResponse(req, res, kept, route.style !== "java");
+        report(res, started, route.template, req.method ?? "", "hit");
+        return;
+      }
+    }
+    const answer = route.handle({ url, params });
+    const java = route.style === "java";
+    const rendered = renderResponse(
+      answer.status,
+      answer.json,
+      cacheControls.get(route)!,
+      answer.next,
+      answer.contentType ?? (java ? JAVA_JSON_TYPE : JSON_CONTENT_TYPE),
+      java ? javaEtag : weakEtag,
+    );
+    const cacheableAnswer = cacheable && answer.status >= 200 && answer.status < 300;
+    // Filed under the generation read before the query: an answer computed while a file commits is at
+    // least as new as that generation.
+    if (cacheableAnswer)
+      cache.offer(url, rendered, current, at, route.caching === "stale-ok" ? listStaleMs : 0);
+    writeResponse(req, res, rendered, java === false);
+    report(res, started, route.template, req.method ?? "", cacheableAnswer ? "miss" : "none");
+  };
+
+  /** Methods other than GET and HEAD on a `java` route: POST if it takes it, OPTIONS, else 405 with `Allow`. */
+  const answerOtherMethod = (req: IncomingMessage, res: ServerResponse, route: RouteDef, started: number) => {
+    const method = req.method ?? "";
+    const allowed = route.post === undefined ? JAVA_GET_METHODS : JAVA_GET_POST_METHODS;
+    if (method === "POST" && route.post !== undefined) {
+      if (observe !== undefined)
+        res.once("finish", () => report(res, started, route.template, method, "none"));
+      route
+        .post(req, res)
+        .catch((error: unknown) => writeJavaError(req, res, javaErrorOf(error, log, req.url)));
+      return;
+    }
+    if (method === "OPTIONS") {
+      // Spring writes the list without spaces.
+      res.writeHead(200, [CORS_HEADER, "*", "Allow", allowed, "Content-Length", "0"]);
+      res.end();
+    } else {
+      writeJavaError(req, res, javaMethodNotAllowed(method, allowed.split(",")));
+    }
+    report(res, started, route.template, method, "none");
+  };
+
   return (req, res) => {
     const started = observe === undefined ? 0 : performance.now();
     const method = req.method ?? "";
     const url = req.url ?? "/";
-    let template = UNMATCHED_ROUTE;
+    let route: RouteDef | undefined;
     try {
-      if (method !== "GET" && method !== "HEAD") return toExpress(req, res, started);
       const question = url.indexOf("?");
       const found = match(question === -1 ? url : url.slice(0, question));
       if (found === null) return toExpress(req, res, started);
-      const { route } = found;
-      template = route.template;
-      const cacheable = route.caching !== "none";
-      const current = cacheable ? generation() : undefined;
-      const at = cacheable ? now() : 0;
-      if (cacheable) {
-        const kept = cache.get(url, current, at);
-        if (kept !== undefined) {
-          writeResponse(req, res, kept);
-          report(res, started, template, method, "hit");
-          return;
-        }
-      }
-      const answer = route.handle({ url, params: found.params });
-      const rendered = renderResponse(answer.status, answer.json, cacheControls.get(route)!, answer.next);
-      const cacheableAnswer = cacheable && answer.status >= 200 && answer.status < 300;
-      // Filed under the generation read before the query: an answer computed while a file commits is at
-      // least as new as that generation.
-      if (cacheableAnswer)
-        cache.offer(url, rendered, current, at, route.caching === "stale-ok" ? listStaleMs : 0);
-      writeResponse(req, res, rendered);
-      report(res, started, template, method, cacheableAnswer ? "miss" : "none");
+      route = found.route;
+      if (method === "GET" || method === "HEAD")
+        return answerGet(req, res, route, url, found.params, started);
+      if (route.style !== "java") return toExpress(req, res, started);
+      answerOtherMethod(req, res, route, started);
     } catch (error) {
-      writeError(req, res, error, log);
-      report(res, started, template, method, "none");
+      // A path the dispatcher could not decode, asked with a method no route takes: Express's answer, as before.
+      if (route === undefined && method !== "GET" && method !== "HEAD") return toExpress(req, res, started);
+      if (route?.style === "java") {
+        const javaError = javaErrorOf(error, log, url);
+        // Upstream sets the path's headers before it reads the parameters, and its 4xx answers keep them.
+        writeJavaError(
+          req,
+          res,
+          javaError.status < 500
+            ? withHeader(javaError, "Cache-Control", cacheControls.get(route)!)
+            : javaError,
+        );
+      } else writeError(req, res, error, log);
+      report(res, started, route?.template ?? UNMATCHED_ROUTE, method, "none");
     }
   };
+}
+
+const JAVA_GET_METHODS = "GET,HEAD,OPTIONS";
+const JAVA_GET_POST_METHODS = "GET,HEAD,POST,OPTIONS";
+
+function withHeader(error: JavaHttpError, name: string, value: string): JavaHttpError {
+  return new JavaHttpError(error.status, error.messages, { ...error.headers, [name]: value });
+}
+
+/**
+ * Writes a Java error: `application/json` exactly, no ETag (upstream tags 2xx answers only), the error's own
+ * headers; if an answer was already under way, drops the connection.
+ */
+function writeJavaError(req: IncomingMessage, res: ServerResponse, error: JavaHttpError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const bytes = Buffer.from(javaErrorBody(error.messages));
+  const headers = [CORS_HEADER, "*"];
+  for (const [name, value] of Object.entries(error.headers)) headers.push(name, value);
+  headers.push("Content-Type", "application/json", "Content-Length", String(bytes.length));
+  res.writeHead(error.status, headers);
+  res.end(req.method === "HEAD" ? undefined : bytes);
 }
 
 /** Writes the mirror node's error body for `error`; if an answer was already under way, drops the connection. */

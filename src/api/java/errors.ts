@@ -107,23 +107,30 @@ export function sendJavaError(res: Response, error: JavaHttpError): void {
 }
 
 /**
- * Error middleware for a Java-convention router: `JavaHttpError`s as they are; a busy database as 503 and
- * anything else as 500 (both with the reason phrase only, logged once here); a malformed request URI that
- * Express itself rejects as 400.
+ * The Java error a failure answers with: `JavaHttpError`s as they are; another 4xx (e.g. a malformed request
+ * URI) as 400 with its message; a busy database as 503 and anything else as 500 (both with the reason phrase
+ * only, logged once here).
  */
-export function javaErrorHandler(log: Logger): ErrorRequestHandler {
-  return (error, req, res, _next) => {
-    if (error instanceof JavaHttpError) return sendJavaError(res, error);
-    const status = typeof error?.status === "number" ? error.status : undefined;
-    if (status !== undefined && status >= 400 && status < 500) {
-      return sendJavaError(res, javaBadRequest(String(error.message ?? "")));
-    }
-    const code = String(error?.code ?? "");
-    if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
-      log.warn({ err: error, url: req.originalUrl }, "database busy");
-      return sendJavaError(res, javaError(503, ""));
-    }
-    log.error({ err: error, url: req.originalUrl }, "request failed");
-    return sendJavaError(res, javaError(500, ""));
+export function javaErrorOf(error: unknown, log: Logger, url: string | undefined): JavaHttpError {
+  if (error instanceof JavaHttpError) return error;
+  const fields = (typeof error === "object" && error !== null ? error : {}) as {
+    status?: unknown;
+    message?: unknown;
+    code?: unknown;
   };
+  if (typeof fields.status === "number" && fields.status >= 400 && fields.status < 500) {
+    return javaBadRequest(String(fields.message ?? ""));
+  }
+  const code = String(fields.code ?? "");
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+    log.warn({ err: error, url }, "database busy");
+    return javaError(503, "");
+  }
+  log.error({ err: error, url }, "request failed");
+  return javaError(500, "");
+}
+
+/** Error middleware for a Java-convention Express router (see `javaErrorOf`). */
+export function javaErrorHandler(log: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => sendJavaError(res, javaErrorOf(error, log, req.originalUrl));
 }

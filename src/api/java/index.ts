@@ -11,6 +11,7 @@ export {
   javaError,
   javaErrorBody,
   javaErrorHandler,
+  javaErrorOf,
   javaMethodNotAllowed,
   javaNotFound,
   reasonPhrase,

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type Express, Router } from "express";
 import { FeeEstimateError } from "../../fees/errors.ts";
 import { estimateFees } from "../../fees/estimate.ts";
 import type { Logger } from "../../log.ts";
@@ -18,6 +17,7 @@ import { toJson } from "../json.ts";
 import { readFeeEstimateParams } from "../params/fee-estimate.ts";
 import { BodyTooLargeError, readBody } from "../read-body.ts";
 import { feeEstimateView } from "../views/fee-estimate.ts";
+import type { PostHandler } from "./route-table.ts";
 
 /**
  * The largest body accepted, in bytes. A legal transaction is at most 6 KiB; 128 KiB leaves room for any of them
@@ -25,7 +25,6 @@ import { feeEstimateView } from "../views/fee-estimate.ts";
  */
 export const FEE_ESTIMATE_BODY_LIMIT = 128 * 1024;
 
-const PATH = "/api/v1/network/fees";
 const PROTOBUF_TYPES = new Set(["application/protobuf", "application/x-protobuf"]);
 
 export type FeeEstimateDeps = {
@@ -37,15 +36,13 @@ export type FeeEstimateDeps = {
   schedule?: FeeScheduleSource;
 };
 
-type FeeEstimateHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-
 /**
  * `POST /api/v1/network/fees` (fees.md): estimates the simple fees of a protobuf `Transaction` body, from the
  * transaction alone (`mode=INTRINSIC`) or with the index's tokens and topics (`mode=STATE`). Errors use the
  * rest-java body; nothing a client sends reaches a 500. Written against plain `node:http` request and
- * response, so that the same handler serves the Express route and the pre-Express fast path.
+ * response: the front hands it the POSTs of `/api/v1/network/fees` (see `networkRoutes`).
  */
-function createFeeEstimateHandler({ store, log, generation, schedule }: FeeEstimateDeps): FeeEstimateHandler {
+export function createFeeEstimateHandler({ store, log, generation, schedule }: FeeEstimateDeps): PostHandler {
   const facts = createFeeFactQueries(store.db);
   const currentSchedule = schedule ?? createFeeScheduleSource(store, generation);
 
@@ -111,45 +108,5 @@ function createFeeEstimateHandler({ store, log, generation, schedule }: FeeEstim
     }
     res.writeHead(status, headers);
     res.end(text);
-  };
-}
-
-/** The estimator as a plain Express router (`POST /api/v1/network/fees`); GET on the path is the network router's. */
-export function feeEstimateRoutes(deps: FeeEstimateDeps): Router {
-  return routerFor(createFeeEstimateHandler(deps));
-}
-
-function routerFor(handle: FeeEstimateHandler): Router {
-  const router = Router();
-  router.post(PATH, (req, res) => handle(req, res));
-  return router;
-}
-
-/**
- * Mounts the router, and answers `POST /api/v1/network/fees` (exactly that path) before Express routes anything:
- * a POST needs none of Express's request setup, and skipping it roughly doubles the estimates a server answers
- * per second. Other spellings of the path still reach the router.
- */
-export function mountFeeEstimateRoutes(app: Express, deps: FeeEstimateDeps): void {
-  const handle = createFeeEstimateHandler(deps);
-  app.use(routerFor(handle));
-  const routed = app as unknown as {
-    handle: (req: IncomingMessage, res: ServerResponse, next?: unknown) => void;
-  };
-  const handleWithExpress = routed.handle.bind(app);
-  routed.handle = (req, res, next) => {
-    const url = req.url ?? "";
-    if (
-      req.method === "POST" &&
-      url.startsWith(PATH) &&
-      (url.length === PATH.length || url[PATH.length] === "?")
-    ) {
-      handle(req, res).catch((error: unknown) => {
-        deps.log.error({ err: error, url }, "fee estimate failed");
-        res.destroy();
-      });
-      return;
-    }
-    handleWithExpress(req, res, next);
   };
 }
