@@ -135,7 +135,7 @@ describe("GET /api/v1/network/exchangerate", () => {
     expect(again).toEqual({ status: 304, body: "" });
   });
 
-  it("answers a repeated request (kept, written before Express) exactly as the first", async () => {
+  it("answers a repeated request (kept in the response cache) exactly as the first", async () => {
     const url = "/api/v1/network/exchangerate?repeat=1";
     const first = await get(url);
     const second = await get(url);

@@ -103,8 +103,8 @@ describe("GET /api/v1/network/supply", () => {
     });
   });
 
-  it("sends upstream's headers on the direct path and the Express path alike, and 304 for a matching ETag", async () => {
-    // The trailing slash takes the Express route (the plain path is answered before routing).
+  it("sends upstream's headers for every spelling of the path (kept or computed), and 304 for a matching ETag", async () => {
+    // A trailing slash is the same route (as Express routes it).
     for (const path of [
       "/api/v1/network/supply",
       "/api/v1/network/supply/",

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createResponseCache } from "../../src/api/cache.ts";
 import { createFront, type RequestObservation } from "../../src/api/front.ts";
 import { HttpError } from "../../src/api/http-errors.ts";
-import { jsonAnswer, type RouteDef } from "../../src/api/routes/route-table.ts";
+import { javaBadRequest } from "../../src/api/java/index.ts";
+import { javaAnswer, jsonAnswer, type RouteDef } from "../../src/api/routes/route-table.ts";
 import { listen } from "../../src/api/server.ts";
 import { parseCommand } from "../../src/cli/args.ts";
 import { type RunningService, startService } from "../../src/cli/serve.ts";
@@ -187,6 +188,96 @@ describe("the front and its response cache on their own", () => {
       { route: "unmatched", method: "POST", status: 404, cache: "none" },
     ]);
     for (const o of observed) expect(o.seconds).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe("the front's Java-style routes on their own", () => {
+  let base: string;
+  let failing: "no" | "parameter" | "crash" = "no";
+  let computed = 0;
+  const logged: string[] = [];
+
+  beforeAll(async () => {
+    const log = pino({ level: "error" }, { write: (line: string) => logged.push(line) });
+    const routes: RouteDef[] = [
+      {
+        template: "/api/v1/network/thing",
+        caching: "exact",
+        maxAge: 60,
+        style: "java",
+        handle: () => {
+          if (failing === "parameter") throw javaBadRequest("Failed to convert 'timestamp'");
+          if (failing === "crash") throw new TypeError("a java bug");
+          computed++;
+          return javaAnswer(JSON.stringify({ thing: true }));
+        },
+        post: async (req) => {
+          // A handler that fails after reading its body: the front answers, logs, and keeps serving.
+          for await (const _chunk of req) {
+            // drain
+          }
+          throw new RangeError("a post bug");
+        },
+      },
+    ];
+    const listener = createFront({
+      routes,
+      cache: createResponseCache(),
+      generation: () => 1,
+      listStaleMs: 1000,
+      fallback: express(),
+      log,
+    });
+    const { server } = await listen(listener, "127.0.0.1", 0);
+    const address = server.address();
+    base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/api/v1/network/thing`;
+    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+  });
+
+  it("answers with the Java service's headers, 304 even with no-cache, and keeps the answer by generation", async () => {
+    const first = await fetch(base);
+    expect(first.headers.get("content-type")).toBe("application/json;charset=UTF-8");
+    expect(first.headers.get("cache-control")).toBe("public, max-age=60");
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^"0[0-9a-f]{32}"$/);
+    // fetch adds `Cache-Control: no-cache` to a conditional request; Spring's ETag filter answers 304 anyway.
+    expect((await fetch(base, { headers: { "If-None-Match": etag } })).status).toBe(304);
+    // Computed twice (kept from the second time), then answered from the cache.
+    expect(await (await fetch(base)).json()).toEqual({ thing: true });
+    expect(computed).toBe(2);
+  });
+
+  it("answers OPTIONS with the methods and others with a Java 405 naming them", async () => {
+    const options = await fetch(base, { method: "OPTIONS" });
+    expect(options.status).toBe(200);
+    expect(options.headers.get("allow")).toBe("GET,HEAD,POST,OPTIONS");
+    const put = await fetch(base, { method: "PUT" });
+    expect(put.status).toBe(405);
+    expect(put.headers.get("allow")).toBe("GET,HEAD,POST,OPTIONS");
+    expect(await put.json()).toEqual({
+      _status: {
+        messages: [{ message: "Method Not Allowed", detail: "Request method 'PUT' is not supported" }],
+      },
+    });
+  });
+
+  it("answers a handler's 4xx with the path's Cache-Control, and any failure with a logged Java 500", async () => {
+    failing = "parameter";
+    const bad = await fetch(`${base}?timestamp=x`);
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get("cache-control")).toBe("public, max-age=60");
+    expect(bad.headers.get("content-type")).toBe("application/json");
+    failing = "crash";
+    const crashed = await fetch(`${base}?crash=1`);
+    failing = "no";
+    expect(crashed.status).toBe(500);
+    expect(await crashed.json()).toEqual({ _status: { messages: [{ message: "Internal Server Error" }] } });
+    expect(logged.some((line) => line.includes("a java bug"))).toBe(true);
+    const post = await fetch(base, { method: "POST", body: "x" });
+    expect(post.status).toBe(500);
+    expect(await post.json()).toEqual({ _status: { messages: [{ message: "Internal Server Error" }] } });
+    expect(logged.some((line) => line.includes("a post bug"))).toBe(true);
+    expect((await fetch(base)).status).toBe(200);
   });
 });
 
