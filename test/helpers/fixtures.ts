@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { copyStream, FIXTURE_STREAMS, startTestService, type TestService } from "./service.ts";
@@ -76,7 +76,10 @@ export function shiftTimestamp(timestamp: string, deltaNs: bigint): string {
  * Serves a copy of a fixture scenario's stream for the whole test file: the real service starts before the
  * file's tests (and must reach readiness) and stops after them.
  */
-export function useScenario(name: string): {
+export function useScenario(
+  name: string,
+  options: { balances?: boolean } = {},
+): {
   readonly service: TestService;
   readonly ledger: ExpectedLedger;
 } {
@@ -86,7 +89,18 @@ export function useScenario(name: string): {
   beforeAll(async () => {
     const stream = copyStream(fixtureStream(name));
     remove = stream.remove;
-    service = await startTestService({ recordsDir: stream.dir });
+    // `balances`: the scenario's balance folder (beside its stream) is served too, copied like the stream.
+    const balances = join(fixtureStream(name), "..", "balance0.0.3");
+    let balancesDir: string | undefined;
+    if (options.balances === true) {
+      if (!existsSync(balances)) throw new Error(`scenario ${name} has no balance folder`);
+      balancesDir = join(stream.dir, "..", "balance0.0.3");
+      cpSync(balances, balancesDir, { recursive: true });
+    }
+    service = await startTestService({
+      recordsDir: stream.dir,
+      ...(balancesDir === undefined ? {} : { balancesDir }),
+    });
     await service.ingest.settled;
     const status = service.ingest.status();
     if (status.state !== "ready") throw new Error(`scenario ${name} did not ingest: ${status.reason}`);

@@ -17,7 +17,10 @@ export type ValueKind =
   | "name"
   | "balance"
   | "blockNumber"
-  | "hashOrNumber";
+  | "hashOrNumber"
+  | "fileId"
+  | "nodeId"
+  | "supplyQuery";
 
 /**
  * - `node`: `{"_status":{"messages":[{"message":"..."}]}}` (tokens, blocks: the Node mirror node);
@@ -30,7 +33,11 @@ export type FuzzEndpoint = {
   readonly errorStyle: ErrorStyle;
   readonly pathParams: Readonly<Record<string, ValueKind>>;
   readonly query: Readonly<Record<string, ValueKind>>;
+  /** The fixture scenario served while fuzzing it (one with data for the endpoint to answer from). */
+  readonly scenario: FuzzScenario;
 };
+
+export type FuzzScenario = "tokens-group-nfts" | "network" | "network-supply";
 
 const pages = { limit: "limit", order: "order" } as const;
 const balances = {
@@ -47,6 +54,7 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
   {
     path: "/api/v1/tokens",
     errorStyle: "node",
+    scenario: "tokens-group-nfts",
     pathParams: {},
     query: {
       "token.id": "tokenId",
@@ -60,67 +68,113 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
   {
     path: "/api/v1/tokens/{tokenId}",
     errorStyle: "node",
+    scenario: "tokens-group-nfts",
     pathParams: { tokenId: "tokenId" },
     query: { timestamp: "timestamp" },
   },
   {
     path: "/api/v1/tokens/{tokenId}/balances",
     errorStyle: "node",
+    scenario: "tokens-group-nfts",
     pathParams: { tokenId: "tokenId" },
     query: balances,
   },
   {
     path: "/api/v1/tokens/balances",
     errorStyle: "node",
+    scenario: "tokens-group-nfts",
     pathParams: {},
     query: { "token.id": "tokenId", ...balances },
   },
   {
     path: "/api/v1/tokens/{tokenId}/nfts",
     errorStyle: "node",
+    scenario: "tokens-group-nfts",
     pathParams: { tokenId: "tokenId" },
     query: nfts,
   },
   {
     path: "/api/v1/tokens/nfts",
     errorStyle: "node",
+    scenario: "tokens-group-nfts",
     pathParams: {},
     query: { "token.id": "tokenId", ...nfts },
   },
   {
     path: "/api/v1/tokens/{tokenId}/nfts/{serialNumber}",
     errorStyle: "node",
+    scenario: "tokens-group-nfts",
     pathParams: { tokenId: "tokenId", serialNumber: "serial" },
     query: {},
   },
   {
     path: "/api/v1/tokens/nfts/{serialNumber}",
     errorStyle: "node",
+    scenario: "tokens-group-nfts",
     pathParams: { serialNumber: "serial" },
     query: { "token.id": "tokenId" },
   },
   {
     path: "/api/v1/tokens/{tokenId}/nfts/{serialNumber}/transactions",
     errorStyle: "node",
+    scenario: "tokens-group-nfts",
     pathParams: { tokenId: "tokenId", serialNumber: "serial" },
     query: history,
   },
   {
     path: "/api/v1/tokens/nfts/{serialNumber}/transactions",
     errorStyle: "node",
+    scenario: "tokens-group-nfts",
     pathParams: { serialNumber: "serial" },
     query: { "token.id": "tokenId", ...history },
   },
   {
     path: "/api/v1/blocks",
     errorStyle: "node",
+    scenario: "tokens-group-nfts",
     pathParams: {},
     query: { "block.number": "blockNumber", timestamp: "timestamp", ...pages },
   },
   {
     path: "/api/v1/blocks/{hashOrNumber}",
     errorStyle: "node",
+    scenario: "tokens-group-nfts",
     pathParams: { hashOrNumber: "hashOrNumber" },
     query: {},
+  },
+  {
+    path: "/api/v1/network/exchangerate",
+    errorStyle: "java",
+    scenario: "network",
+    pathParams: {},
+    query: { timestamp: "timestamp" },
+  },
+  {
+    path: "/api/v1/network/fees",
+    errorStyle: "java",
+    scenario: "network",
+    pathParams: {},
+    query: { timestamp: "timestamp", order: "order" },
+  },
+  {
+    path: "/api/v1/network/nodes",
+    errorStyle: "java",
+    scenario: "network",
+    pathParams: {},
+    query: { "file.id": "fileId", "node.id": "nodeId", ...pages },
+  },
+  {
+    path: "/api/v1/network/stake",
+    errorStyle: "java",
+    scenario: "network",
+    pathParams: {},
+    query: {},
+  },
+  {
+    path: "/api/v1/network/supply",
+    errorStyle: "java",
+    scenario: "network-supply",
+    pathParams: {},
+    query: { timestamp: "timestamp", q: "supplyQuery" },
   },
 ];

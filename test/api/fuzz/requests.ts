@@ -222,6 +222,22 @@ export function valueArbitrary(
           fc.string({ minLength: 3, maxLength: 100 }),
         ),
       );
+    case "fileId":
+      // The address books (0.0.101, 0.0.102), as IDs or bare numbers.
+      return pick(
+        fc.constantFrom("0.0.101", "0.0.102", "101", "102", "0.0.111"),
+        fc.oneof(fc.constantFrom(...BOUNDARY_IDS), numbers),
+      );
+    case "nodeId":
+      return pick(
+        fc.integer({ min: 0, max: 40 }).map(String),
+        fc.oneof(fc.constantFrom(...BOUNDARY_IDS), numbers),
+      );
+    case "supplyQuery":
+      return pick(
+        fc.constantFrom("totalcoins", "circulating", "TOTALCOINS", "Circulating"),
+        fc.constantFrom("", "total", "totalcoins ", "circulating,totalcoins"),
+      );
     case "hashOrNumber":
       return pick(
         fc.oneof(
