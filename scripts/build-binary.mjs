@@ -85,6 +85,8 @@ const assets = {
   "openapi.json": join(root, "dist", "api", "openapi.json"),
   "swagger-ui.css": join(swaggerDir, "swagger-ui.css"),
   "swagger-ui-bundle.js": join(swaggerDir, "swagger-ui-bundle.js"),
+  // Read by src/fees/schedule-proto.ts (POST /api/v1/network/fees) through the asset module.
+  "simple-fee-schedule.proto": join(root, "proto", "simple-fee-schedule.proto"),
   ...Object.fromEntries(demoFiles.map((name) => [`demo/${name}`, join(demoDir, name)])),
 };
 // The files the executable writes to its cache folder (the addon, the demo stream) name that folder, so two

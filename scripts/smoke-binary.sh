@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Smoke test of the single executable, as an operator would use it: copied alone into an empty folder and run
 # with no Node.js on the PATH. Twice: the bundled demo (in memory), then a stream folder into an index file.
-# Each run: start, wait for readiness, check one API answer, SIGTERM, expect exit 0 within 10 s.
+# Each run: start, wait for readiness, check one API answer (the demo also its supply and a fee estimate),
+# SIGTERM, expect exit 0 within 10 s.
 #   scripts/smoke-binary.sh [path/to/mirrorlite]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -23,9 +24,24 @@ if env -i PATH=/nonexistent bash -c 'command -v node' >/dev/null 2>&1; then
   exit 1
 fi
 
+# The demo's extra answers: the supply from its bundled balance folder, and one fee estimate (the E1 request of
+# reference fees.md §8.2: a CryptoTransfer body with memo "test", 12 bytes) priced with the embedded proto file.
+demo_checks() {
+  local url="$1" body status
+  body="$(curl -sf "$url/api/v1/network/supply")"
+  grep -q '"released_supply"' <<<"$body" || { echo "smoke(demo): unexpected supply: $body" >&2; return 1; }
+  printf '\x2a\x0a\x0a\x08\x32\x04\x74\x65\x73\x74\x72\x00' >"$work/e1.bin"
+  status="$(curl -s -o "$work/e1.json" -w '%{http_code}' -X POST -H 'Content-Type: application/protobuf' \
+    --data-binary "@$work/e1.bin" "$url/api/v1/network/fees?mode=INTRINSIC")"
+  body="$(cat "$work/e1.json")"
+  [[ "$status" == 200 ]] && grep -q '"total":' <<<"$body" ||
+    { echo "smoke(demo): POST /api/v1/network/fees answered $status: $body" >&2; return 1; }
+  echo "smoke(demo): /api/v1/network/supply and POST /api/v1/network/fees answered"
+}
+
 run() {
-  local name="$1" path="$2"
-  shift 2
+  local name="$1" path="$2" checks="$3"
+  shift 3
   : >"$work/$name.log"
   env -i PATH=/nonexistent HOME="$work" "$work/mirrorlite" serve --port 0 --log-format json "$@" \
     >"$work/$name.log" 2>&1 &
@@ -46,6 +62,7 @@ run() {
   local body
   body="$(curl -sf "$url$path")"
   grep -q '"token_id"' <<<"$body" || { echo "smoke($name): unexpected answer: $body" >&2; exit 1; }
+  if [[ -n "$checks" ]]; then "$checks" "$url" || { cat "$work/$name.log" >&2; exit 1; }; fi
   local started=$SECONDS stopped_pid=$pid
   kill -TERM "$pid"
   local status=0
@@ -63,7 +80,7 @@ run() {
   echo "smoke($name): ready, $path answered, stopped on SIGTERM with exit 0"
 }
 
-run demo /api/v1/tokens/0.0.1006
-run records "/api/v1/tokens?limit=1" --records "$work/records" --db "$work/index.db"
+run demo /api/v1/tokens/0.0.1006 demo_checks
+run records "/api/v1/tokens?limit=1" "" --records "$work/records" --db "$work/index.db"
 [[ -s "$work/index.db" ]] || { echo "smoke: no index file written" >&2; exit 1; }
 echo "smoke: $(du -h "$binary" | cut -f1) executable OK"

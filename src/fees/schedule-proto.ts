@@ -3,11 +3,9 @@
  * from `@hiero-ledger/proto` and added to the root first, so the schedule's functionality numbers are the same
  * enum the transaction decoder uses.
  */
-import { readFileSync } from "node:fs";
 import protobuf from "protobufjs";
+import { feeScheduleProtoText } from "../runtime/assets.ts";
 import { proto } from "../streams/proto.ts";
-
-const PROTO_FILE = new URL("../../proto/simple-fee-schedule.proto", import.meta.url);
 
 let feeScheduleType: protobuf.Type | undefined;
 
@@ -20,7 +18,8 @@ export function feeScheduleMessage(): protobuf.Type {
       if (typeof value === "number") functionality[name] = value;
     }
     root.define("proto").add(new protobuf.Enum("HederaFunctionality", functionality));
-    protobuf.parse(readFileSync(PROTO_FILE, "utf8"), root);
+    // From the checkout (or dist/), or from the single executable's assets.
+    protobuf.parse(feeScheduleProtoText(), root);
     root.resolveAll();
     feeScheduleType = root.lookupType("org.hiero.hapi.support.fees.FeeSchedule");
   }

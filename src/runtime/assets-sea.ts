@@ -50,6 +50,10 @@ export function sqliteNativeBinding(): object {
   return addon;
 }
 
+export function feeScheduleProtoText(): string {
+  return getAsset("simple-fee-schedule.proto", "utf8");
+}
+
 export function mirrorliteVersion(): string {
   return __MIRRORLITE_VERSION__;
 }

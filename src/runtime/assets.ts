@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 
 /**
  * What the running program needs besides its own modules, found on disk next to the code: the ingest worker's
- * entry, the bundled demo stream, the OpenAPI document, Swagger UI's files and the version. The single
+ * entry, the bundled demo stream, the OpenAPI document, Swagger UI's files, the simple-fee schedule's proto
+ * file and the version. The single
  * executable build swaps this module for `assets-sea.ts`, which has the same exports and reads the same
  * things from the executable itself (see scripts/build-binary.mjs).
  */
@@ -34,6 +35,11 @@ export function demoRecordsDir(): string {
 /** The demo's account balance snapshots: the starting state of the demo stream, so that it serves the supply. */
 export function demoBalancesDir(): string {
   return fileURLToPath(new URL("../../fixtures/streams/demo/balance0.0.3", here));
+}
+
+/** `proto/simple-fee-schedule.proto`, the messages of the simple-fee schedule (0.0.113), as text. */
+export function feeScheduleProtoText(): string {
+  return readFileSync(new URL("../../proto/simple-fee-schedule.proto", here), "utf8");
 }
 
 /** better-sqlite3's default loader finds the addon in node_modules. */
