@@ -8,9 +8,8 @@
  * - binding errors of a request object (the nodes endpoint): one `{"message":"Invalid parameter: <name>"}`
  *   per bad field, without `detail`.
  *
- * Routes throw `JavaHttpError`; `javaErrorHandler` (mounted on each Java-convention router) writes it.
+ * Routes throw `JavaHttpError`; the front writes it (`javaErrorOf` turns any other failure into one).
  */
-import type { ErrorRequestHandler, Response } from "express";
 import type { Logger } from "../../log.ts";
 import { toJson } from "../json.ts";
 
@@ -93,20 +92,6 @@ export function javaErrorBody(messages: readonly JavaErrorMessage[]): string {
 }
 
 /**
- * Writes a Java error response: `application/json` exactly (node's own `setHeader`, which Express does not
- * rewrite to add a charset), no ETag (upstream's ETag filter tags 2xx answers only), and only the headers the
- * error carries (routes add the path's `Cache-Control` to the 4xx answers of a handler, as upstream keeps it).
- */
-export function sendJavaError(res: Response, error: JavaHttpError): void {
-  const body = Buffer.from(javaErrorBody(error.messages));
-  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-  res.statusCode = error.status;
-  res.setHeader("Content-Type", "application/json");
-  res.setHeader("Content-Length", body.length);
-  res.end(res.req.method === "HEAD" ? undefined : body);
-}
-
-/**
  * The Java error a failure answers with: `JavaHttpError`s as they are; another 4xx (e.g. a malformed request
  * URI) as 400 with its message; a busy database as 503 and anything else as 500 (both with the reason phrase
  * only, logged once here).
@@ -128,9 +113,4 @@ export function javaErrorOf(error: unknown, log: Logger, url: string | undefined
   }
   log.error({ err: error, url }, "request failed");
   return javaError(500, "");
-}
-
-/** Error middleware for a Java-convention Express router (see `javaErrorOf`). */
-export function javaErrorHandler(log: Logger): ErrorRequestHandler {
-  return (error, req, res, _next) => sendJavaError(res, javaErrorOf(error, log, req.originalUrl));
 }

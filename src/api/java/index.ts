@@ -10,12 +10,10 @@ export {
   javaBindingErrors,
   javaError,
   javaErrorBody,
-  javaErrorHandler,
   javaErrorOf,
   javaMethodNotAllowed,
   javaNotFound,
   reasonPhrase,
-  sendJavaError,
 } from "./errors.ts";
 export { javaNextLink } from "./links.ts";
 export {
@@ -47,11 +45,6 @@ export {
 } from "./params.ts";
 export { type JavaQuery, parseJavaQuery } from "./query.ts";
 export {
-  getOnly,
   JAVA_JSON_TYPE,
-  type JavaSendOptions,
   javaEtag,
-  NETWORK_CACHE_CONTROL,
-  sendJavaJson,
-  sendJavaText,
 } from "./respond.ts";
