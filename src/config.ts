@@ -19,6 +19,11 @@ export type Config = {
   pollMs: number;
   /** The most a cached list response may lag behind the index once newer data is applied, in milliseconds. */
   listCacheMs: number;
+  /**
+   * While catching up, the most transactions one SQLite commit may hold (whole files only; a file larger than
+   * this commits alone). Default 20,000; 1 commits every file on its own.
+   */
+  commitTransactions?: number;
 };
 
 /** The stream a new user sees with no flags: generated from `fixtures/scenarios/demo.yaml`. */
@@ -50,6 +55,7 @@ const schema = {
     verifySignatures: { type: ["string", "null"] },
     pollMs: { type: "integer", minimum: 10, maximum: 60000 },
     listCacheMs: { type: "integer", minimum: 0, maximum: 3600000 },
+    commitTransactions: { type: "integer", minimum: 1, maximum: 10000000 },
   },
 } as const;
 

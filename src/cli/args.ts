@@ -9,6 +9,7 @@ export const USAGE = `Usage:
                     [--no-wait-signatures] [--verify-signatures ADDRESS_BOOK_FILE] [--list-cache-ms MS]
                     [--poll-ms MS]
   mirrorlite ingest --records DIR --db FILE [--no-wait-signatures] [--verify-signatures ADDRESS_BOOK_FILE]
+                    [--commit-transactions N]
 
   serve   ingests DIR and keeps following it while serving the Mirror Node REST API.
           Without --records it serves the bundled demo stream from an in-memory index.
@@ -16,7 +17,8 @@ export const USAGE = `Usage:
 
 Environment: MIRRORLITE_RECORDS, MIRRORLITE_DB, MIRRORLITE_PORT, MIRRORLITE_HOST, MIRRORLITE_LIST_CACHE_MS
 (flags win). Defaults: --port 5551, --host 127.0.0.1, --db ./mirrorlite.db, --log-level info,
---list-cache-ms 1000 (how stale a cached list response may be; 0 = never stale).`;
+--list-cache-ms 1000 (how stale a cached list response may be; 0 = never stale), --commit-transactions 20000
+(while catching up, whole files share one SQLite commit up to this many transactions; 1 = one per file).`;
 
 /** Flags and environment → a validated command. Throws ConfigError naming every problem. */
 export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
@@ -39,6 +41,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "verify-signatures": { type: "string" },
         "poll-ms": { type: "string" },
         "list-cache-ms": { type: "string" },
+        "commit-transactions": { type: "string" },
       },
     }));
   } catch (error) {
@@ -60,6 +63,9 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     "list-cache-ms",
     problems,
   );
+  const commitText = values["commit-transactions"] as string | undefined;
+  const commitTransactions =
+    commitText === undefined ? undefined : integer(commitText, "commit-transactions", problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({
     recordsDir: records ?? BUNDLED_RECORDS,
@@ -72,6 +78,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     verifySignatures: (values["verify-signatures"] as string | undefined) ?? null,
     pollMs,
     listCacheMs,
+    ...(commitTransactions === undefined ? {} : { commitTransactions }),
   });
   return { name, config };
 }

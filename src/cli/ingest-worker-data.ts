@@ -13,5 +13,6 @@ export function ingestWorkerData(config: Config, location: DbLocation, follow: b
     logLevel: config.logLevel,
     pollMs: config.pollMs,
     follow,
+    ...(config.commitTransactions === undefined ? {} : { commitTransactions: config.commitTransactions }),
   };
 }

@@ -21,52 +21,9 @@ const BLOOM_BYTES = 256;
  * block row, and the resume cursor. Either all of it commits or none of it does.
  */
 export function applyRecordFile(store: WriteStore, file: RecordFile, blockNumber: bigint): AppliedFile {
-  const items = file.items.map((item, index) => {
-    try {
-      return decodeItem(item);
-    } catch (cause) {
-      throw new DecodeError(`item ${index} does not decode: ${(cause as Error).message}`, { cause });
-    }
-  });
-  const consensusStart = items[0]?.consensusNs ?? 0n;
-  const consensusEnd = items.at(-1)?.consensusNs ?? 0n;
+  let applied: AppliedFile | undefined;
   const applyAll = store.db.transaction(() => {
-    let gasUsed = 0n;
-    let bloom: Uint8Array | null = null;
-    for (const item of items) {
-      applyItem(store, file, item, blockNumber);
-      const result = item.record.contractCallResult ?? item.record.contractCreateResult;
-      // Block gas and bloom count top-level transactions (nonce 0) only, as the mirror node does; any such
-      // contract result starts the block's bloom, even one whose own bloom is empty.
-      if (result && item.nonce === 0) {
-        gasUsed += toBigInt(result.gasUsed);
-        bloom ??= new Uint8Array(BLOOM_BYTES);
-        if (result.bloom && result.bloom.length === BLOOM_BYTES) orBloom(bloom, result.bloom);
-      }
-    }
-    store.insertRecordFile({
-      number: blockNumber,
-      name: file.name,
-      version: file.version,
-      hapiMajor: file.hapiVersion?.major ?? null,
-      hapiMinor: file.hapiVersion?.minor ?? null,
-      hapiPatch: file.hapiVersion?.patch ?? null,
-      hash: Buffer.from(file.hash).toString("hex"),
-      previousHash: Buffer.from(file.previousHash).toString("hex"),
-      consensusStart,
-      consensusEnd,
-      count: items.length,
-      size: file.sizeBytes,
-      gasUsed,
-      logsBloom: bloom ?? new Uint8Array(),
-    });
-    store.setCursor({
-      fileName: file.name,
-      version: file.version,
-      hash: file.hash,
-      blockNumber,
-      consensusEnd,
-    });
+    applied = writeRecordFile(store, file, blockNumber);
     store.flush();
   });
   try {
@@ -76,6 +33,60 @@ export function applyRecordFile(store: WriteStore, file: RecordFile, blockNumber
     store.reset();
     throw error;
   }
+  return applied!;
+}
+
+/**
+ * Writes one record file (rows, block row, cursor) inside a transaction the caller holds. The store may hold
+ * rows back: the caller calls `store.flush()` before it commits. When this throws, the caller must roll the
+ * transaction back and `store.reset()`.
+ */
+export function writeRecordFile(store: WriteStore, file: RecordFile, blockNumber: bigint): AppliedFile {
+  const items = file.items.map((item, index) => {
+    try {
+      return decodeItem(item);
+    } catch (cause) {
+      throw new DecodeError(`item ${index} does not decode: ${(cause as Error).message}`, { cause });
+    }
+  });
+  const consensusStart = items[0]?.consensusNs ?? 0n;
+  const consensusEnd = items.at(-1)?.consensusNs ?? 0n;
+  let gasUsed = 0n;
+  let bloom: Uint8Array | null = null;
+  for (const item of items) {
+    applyItem(store, file, item, blockNumber);
+    const result = item.record.contractCallResult ?? item.record.contractCreateResult;
+    // Block gas and bloom count top-level transactions (nonce 0) only, as the mirror node does; any such
+    // contract result starts the block's bloom, even one whose own bloom is empty.
+    if (result && item.nonce === 0) {
+      gasUsed += toBigInt(result.gasUsed);
+      bloom ??= new Uint8Array(BLOOM_BYTES);
+      if (result.bloom && result.bloom.length === BLOOM_BYTES) orBloom(bloom, result.bloom);
+    }
+  }
+  store.insertRecordFile({
+    number: blockNumber,
+    name: file.name,
+    version: file.version,
+    hapiMajor: file.hapiVersion?.major ?? null,
+    hapiMinor: file.hapiVersion?.minor ?? null,
+    hapiPatch: file.hapiVersion?.patch ?? null,
+    hash: Buffer.from(file.hash).toString("hex"),
+    previousHash: Buffer.from(file.previousHash).toString("hex"),
+    consensusStart,
+    consensusEnd,
+    count: items.length,
+    size: file.sizeBytes,
+    gasUsed,
+    logsBloom: bloom ?? new Uint8Array(),
+  });
+  store.setCursor({
+    fileName: file.name,
+    version: file.version,
+    hash: file.hash,
+    blockNumber,
+    consensusEnd,
+  });
   return { name: file.name, blockNumber, transactions: items.length, consensusStart, consensusEnd };
 }
 

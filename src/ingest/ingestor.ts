@@ -7,7 +7,7 @@ import type { WriteStore } from "../store/write-store.ts";
 import { type ChainTip, checkChain, nextBlockNumber } from "../streams/chain.ts";
 import { readRecordFile } from "../streams/read-record-file.ts";
 import type { RecordFile } from "../streams/types.ts";
-import { type AppliedFile, applyRecordFile, DecodeError } from "./apply.ts";
+import { type AppliedFile, DecodeError, writeRecordFile } from "./apply.ts";
 import { type DirEntry, isRecordFile, readyRecordFiles, signatureNameOf, streamOrderKey } from "./files.ts";
 
 /** Checks a record file against its signature file before it is applied (see `--verify-signatures`). */
@@ -20,6 +20,8 @@ export type IngestorOptions = {
   log: Logger;
   checkSignature?: SignatureCheck | null;
   onCommitted?: (applied: AppliedFile, durationMs: number) => void;
+  /** The most transactions one commit may hold while catching up (default `GROUP_MAX_TRANSACTIONS`). */
+  commitTransactions?: number;
 };
 
 export type Ingestor = {
@@ -31,8 +33,18 @@ export type Ingestor = {
   tip(): ChainTip | null;
 };
 
+/**
+ * Catching up, several files share one SQLite transaction: a commit writes every page it dirtied once, and the
+ * same index pages (balances, token relationships) change in file after file. The limits keep a commit's
+ * memory bounded and let readers see progress at least a few times a second.
+ */
+export const GROUP_MAX_TRANSACTIONS = 20_000;
+const GROUP_MAX_MS = 1000;
+
 export function createIngestor(options: IngestorOptions): Ingestor {
   const { dir, store, log } = options;
+  const db = store.db;
+  const groupMaxTransactions = options.commitTransactions ?? GROUP_MAX_TRANSACTIONS;
   let tip = readCursor(store);
   let previousSizes = new Map<string, number>();
 
@@ -59,8 +71,8 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     return result;
   }
 
-  function applyOne(name: string): AppliedFile {
-    const started = performance.now();
+  /** Reads, checks and writes one file inside the open group transaction; advances the in-memory tip. */
+  function writeOne(name: string): AppliedFile {
     const path = join(dir, name);
     const parsed = readRecordFile(name, readFileSync(path));
     if (options.checkSignature) {
@@ -71,25 +83,76 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     const blockNumber = nextBlockNumber(tip, parsed);
     let applied: AppliedFile;
     try {
-      applied = applyRecordFile(store, parsed, blockNumber);
+      applied = writeRecordFile(store, parsed, blockNumber);
     } catch (error) {
       if (error instanceof DecodeError) throw new CorruptFileError(name, error.message, { cause: error });
       throw error;
     }
     tip = { name, version: parsed.version, hash: parsed.hash, blockNumber };
-    const durationMs = Math.round((performance.now() - started) * 100) / 100;
-    log.info(
-      { file: name, blockNumber: blockNumber.toString(), transactions: applied.transactions, durationMs },
-      "ingested record file",
-    );
-    options.onCommitted?.(applied, durationMs);
     return applied;
+  }
+
+  /**
+   * Applies `names[from..]` in one SQLite transaction until a group limit is reached (or `until`, exclusive).
+   * Every file writes its own cursor and the store is flushed once, before the commit, so a commit always ends
+   * at a file boundary. A file that fails undoes the whole group; the files before it are applied again as a
+   * group of their own and committed, then its error is thrown.
+   */
+  function applyGroup(names: readonly string[], from: number, until = names.length): AppliedFile[] {
+    const groupStarted = performance.now();
+    const tipBefore = tip;
+    const group: Array<{ applied: AppliedFile; durationMs: number }> = [];
+    let groupTransactions = 0;
+    let next = from;
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      while (next < until) {
+        const started = performance.now();
+        const applied = writeOne(names[next]!);
+        group.push({ applied, durationMs: performance.now() - started });
+        groupTransactions += applied.transactions;
+        next += 1;
+        if (groupTransactions >= groupMaxTransactions) break;
+        if (performance.now() - groupStarted >= GROUP_MAX_MS) break;
+      }
+      const commitStarted = performance.now();
+      store.flush();
+      db.exec("COMMIT");
+      const last = group.at(-1);
+      // Writing what the store held back, and the commit, are part of what the group's last file cost.
+      if (last !== undefined) last.durationMs += performance.now() - commitStarted;
+    } catch (error) {
+      // Nothing of the group happened: forget what the store cached or held back, and where the chain stood.
+      if (db.inTransaction) db.exec("ROLLBACK");
+      store.reset();
+      tip = tipBefore;
+      // The files before the failing one are whole and in order: they commit without it.
+      if (next > from) applyGroup(names, from, next);
+      throw error;
+    }
+    const committed: AppliedFile[] = [];
+    for (const { applied, durationMs } of group) {
+      const rounded = Math.round(durationMs * 100) / 100;
+      log.info(
+        {
+          file: applied.name,
+          blockNumber: applied.blockNumber.toString(),
+          transactions: applied.transactions,
+          durationMs: rounded,
+        },
+        "ingested record file",
+      );
+      options.onCommitted?.(applied, rounded);
+      committed.push(applied);
+    }
+    return committed;
   }
 
   return {
     ingestReady() {
+      const names = ready(listDir()).map((entry) => entry.name);
       const applied: AppliedFile[] = [];
-      for (const entry of ready(listDir())) applied.push(applyOne(entry.name));
+      while (applied.length < names.length) applied.push(...applyGroup(names, applied.length));
       return applied;
     },
     tip: () => tip,

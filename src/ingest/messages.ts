@@ -13,6 +13,8 @@ export type IngestWorkerData = {
   pollMs: number;
   /** Keep following the folder after the files present at start are applied (serve), or stop there (ingest). */
   follow: boolean;
+  /** While catching up, the most transactions one commit may hold (see `Config.commitTransactions`). */
+  commitTransactions?: number;
 };
 
 /** Messages from the ingest worker. bigint values travel as decimal strings. */

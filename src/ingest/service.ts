@@ -32,8 +32,9 @@ export type IngestService = {
 export function startIngestService(data: IngestWorkerData, log: Logger): IngestService {
   const worker = new Worker(new URL("./worker-bootstrap.mjs", import.meta.url), {
     workerData: data,
-    // Decoding allocates many short-lived objects; a larger young generation keeps scavenges rare.
-    resourceLimits: { maxYoungGenerationSizeMb: 256 },
+    // Decoding allocates many short-lived objects, but a large young generation is resident memory: 32 MB
+    // keeps scavenges cheap and the process within its memory budget (issue 11: 256 MB peak).
+    resourceLimits: { maxYoungGenerationSizeMb: 32 },
   });
   const status: IngestStatus = {
     state: "catching-up",

@@ -15,10 +15,20 @@ export type BatchInsert = {
 
 const ROWS_PER_STATEMENT = 50;
 
-export function createBatchInsert(db: Db, table: string, columns: readonly string[]): BatchInsert {
+/**
+ * `onConflict` (an `ON CONFLICT … DO UPDATE …` clause) makes it a batched upsert; rows are written in the order
+ * they were added, so a later row sees what an earlier one wrote.
+ */
+export function createBatchInsert(
+  db: Db,
+  table: string,
+  columns: readonly string[],
+  options: { onConflict?: string } = {},
+): BatchInsert {
   const row = `(${columns.map(() => "?").join(", ")})`;
+  const conflict = options.onConflict === undefined ? "" : ` ${options.onConflict}`;
   const sql = (rows: number) =>
-    `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${Array(rows).fill(row).join(", ")}`;
+    `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${Array(rows).fill(row).join(", ")}${conflict}`;
   const many = db.prepare(sql(ROWS_PER_STATEMENT));
   const one = db.prepare(sql(1));
   const width = columns.length;

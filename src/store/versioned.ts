@@ -51,14 +51,16 @@ export function createVersionedTable(
   const selectCurrent = db.prepare(
     `SELECT valid_from, ${dataColumns.join(", ")} FROM ${table} WHERE ${keyWhere} AND valid_to IS NULL`,
   );
-  const closeInDb = db.prepare(
-    `UPDATE ${table} SET ${dataColumns.map((c) => `${c} = ?`).join(", ")}, valid_to = ?
-     WHERE ${keyWhere} AND valid_from = ?`,
-  );
-  const overwriteInDb = db.prepare(
-    `UPDATE ${table} SET ${dataColumns.map((c) => `${c} = ?`).join(", ")} WHERE ${keyWhere} AND valid_from = ?`,
-  );
-  const inserts = createBatchInsert(db, table, [...keyColumns, "valid_from", "valid_to", ...dataColumns]);
+  // Closing a version the database holds, overwriting the current one in place, and adding a new one are all
+  // one upsert on the primary key (key, valid_from): written many rows per statement, in the order given.
+  const upserts = createBatchInsert(db, table, [...keyColumns, "valid_from", "valid_to", ...dataColumns], {
+    onConflict: `ON CONFLICT (${[...keyColumns, "valid_from"].join(", ")}) DO UPDATE SET ${[
+      "valid_to",
+      ...dataColumns,
+    ]
+      .map((c) => `${c} = excluded.${c}`)
+      .join(", ")}`,
+  });
 
   const cache = new Map<string, Entry>();
   const dirty = new Set<Entry>();
@@ -74,10 +76,7 @@ export function createVersionedTable(
     const k = cacheKey(key);
     let entry = cache.get(k);
     if (entry === undefined) {
-      if (cache.size >= CACHE_LIMIT) {
-        flush();
-        cache.clear();
-      }
+      if (cache.size >= CACHE_LIMIT) evict();
       const row = (selectCurrent.get(...key) as Row | undefined) ?? null;
       entry = { key, row, dbFrom: row === null ? null : (row.valid_from as bigint), dirty: false };
       cache.set(k, entry);
@@ -104,25 +103,32 @@ export function createVersionedTable(
   }
 
   function flush(): void {
-    // Close first: a table's "one current version per key" index must never see two.
-    for (const { entry, from, to, row } of closings) closeInDb.run(...dataOf(row), to, ...entry.key, from);
+    // Close first: a table's "one current version per key" index must never see two. The upsert writes rows
+    // in the order they are added.
+    for (const { entry, from, to, row } of closings) upserts.add(...entry.key, from, to, ...dataOf(row));
     closings = [];
-    for (const values of closedRows) inserts.add(...values);
+    for (const values of closedRows) upserts.add(...values);
     closedRows = [];
     for (const entry of dirty) {
       const row = entry.row;
       if (row === null) continue;
       const from = row.valid_from as bigint;
-      if (entry.dbFrom === from) {
-        overwriteInDb.run(...dataOf(row), ...entry.key, from);
-      } else {
-        inserts.add(...entry.key, from, null, ...dataOf(row));
-        entry.dbFrom = from;
-      }
+      upserts.add(...entry.key, from, null, ...dataOf(row));
+      entry.dbFrom = from;
       entry.dirty = false;
     }
     dirty.clear();
-    inserts.flush();
+    upserts.flush();
+  }
+
+  /** Makes room in a full cache: writes what is held back, then forgets the older half of the entries. */
+  function evict(): void {
+    flush();
+    let drop = cache.size >>> 1;
+    for (const k of cache.keys()) {
+      if (drop-- <= 0) break;
+      cache.delete(k);
+    }
   }
 
   return {
@@ -149,7 +155,7 @@ export function createVersionedTable(
       dirty.clear();
       closings = [];
       closedRows = [];
-      inserts.clear();
+      upserts.clear();
     },
   };
 }

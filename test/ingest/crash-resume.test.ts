@@ -68,6 +68,10 @@ function ingestAndKill(records: string, db: string, files: number, delayMs: numb
         "--no-wait-signatures",
         "--poll-ms",
         "20",
+        // Several files (200 transactions each) per commit, as when catching up, but small enough that the
+        // cursor moves many times in this stream: kills land inside and between multi-file commits.
+        "--commit-transactions",
+        "500",
       ],
       { stdio: "ignore" },
     );
