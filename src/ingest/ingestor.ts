@@ -30,6 +30,8 @@ export type Ingestor = {
    * cannot be applied (corrupt, out of chain, badly signed); everything before it stays committed.
    */
   ingestReady(): AppliedFile[];
+  /** How many record files after the tip the folder holds now, complete or not. */
+  pendingFiles(): number;
   tip(): ChainTip | null;
 };
 
@@ -154,6 +156,12 @@ export function createIngestor(options: IngestorOptions): Ingestor {
       const applied: AppliedFile[] = [];
       while (applied.length < names.length) applied.push(...applyGroup(names, applied.length));
       return applied;
+    },
+    pendingFiles() {
+      const after = tip === null ? null : streamOrderKey(tip.name);
+      return readdirSync(dir).filter(
+        (name) => isRecordFile(name) && (after === null || streamOrderKey(name) > after),
+      ).length;
     },
     tip: () => tip,
   };

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { createLogger } from "../log.ts";
+import { dropReadIndexes, restoreReadIndexes } from "../store/catch-up-indexes.ts";
 import { openWriter } from "../store/db.ts";
 import { createWriteStore } from "../store/write-store.ts";
 import { createIngestor } from "./ingestor.ts";
@@ -14,6 +15,7 @@ import { watchDirectory } from "./watcher.ts";
  */
 const data = workerData as IngestWorkerData;
 const WRITER_CACHE_KIB = 32 * 1024;
+const MIN_BACKLOG_FOR_DROPPED_INDEXES = 20;
 const port = parentPort!;
 const log = createLogger(data.logLevel).child({ component: "ingest", dir: data.recordsDir });
 const post = (message: IngestWorkerMessage) => port.postMessage(message);
@@ -46,6 +48,12 @@ const ingestor = createIngestor({
     });
   },
 });
+
+function backlogWorthDroppingIndexes(): boolean {
+  const pending = ingestor.pendingFiles();
+  const indexed = Number(db.prepare("SELECT count(*) FROM record_file").pluck().get() as bigint);
+  return pending >= MIN_BACKLOG_FOR_DROPPED_INDEXES && pending * 4 >= indexed;
+}
 
 let halted = false;
 let timer: NodeJS.Timeout | undefined;
@@ -90,12 +98,21 @@ port.on("message", (command: IngestWorkerCommand) => {
   }
 });
 
+// A one-shot ingest has no reader: with a backlog at least a quarter the size of the index, it applies files
+// without the read-only indexes and builds them once at the end (rebuilding costs in proportion to the whole
+// index, so a small backlog keeps them). Otherwise, and after a one-shot ingest that was killed, they must be
+// there before anyone reads.
+const dropIndexes = !data.follow && backlogWorthDroppingIndexes();
+if (dropIndexes) dropReadIndexes(db);
+else restoreReadIndexes(db);
+
 pass();
 if (!data.waitSignatures && !halted) {
   // Without signatures a file counts as complete only when its size is unchanged on a second look.
   await new Promise((resolve) => setTimeout(resolve, data.pollMs));
   pass();
 }
+if (dropIndexes && db.open) restoreReadIndexes(db);
 if (!halted) {
   post({ type: "caught-up", files, transactions });
   if (data.follow) {

@@ -51,16 +51,18 @@ export function createVersionedTable(
   const selectCurrent = db.prepare(
     `SELECT valid_from, ${dataColumns.join(", ")} FROM ${table} WHERE ${keyWhere} AND valid_to IS NULL`,
   );
-  // Closing a version the database holds, overwriting the current one in place, and adding a new one are all
-  // one upsert on the primary key (key, valid_from): written many rows per statement, in the order given.
-  const upserts = createBatchInsert(db, table, [...keyColumns, "valid_from", "valid_to", ...dataColumns], {
-    onConflict: `ON CONFLICT (${[...keyColumns, "valid_from"].join(", ")}) DO UPDATE SET ${[
-      "valid_to",
-      ...dataColumns,
-    ]
+  // Closing a version the database holds, overwriting the current one in place, and adding a new one are each
+  // an upsert on the primary key (key, valid_from), written many rows per statement in the order added. Only a
+  // closing sets valid_to: an upsert that leaves the columns of an index alone leaves that index alone too.
+  const allColumns = [...keyColumns, "valid_from", "valid_to", ...dataColumns];
+  const conflict = (columns: readonly string[]) =>
+    `ON CONFLICT (${[...keyColumns, "valid_from"].join(", ")}) DO UPDATE SET ${columns
       .map((c) => `${c} = excluded.${c}`)
-      .join(", ")}`,
+      .join(", ")}`;
+  const closes = createBatchInsert(db, table, allColumns, {
+    onConflict: conflict(["valid_to", ...dataColumns]),
   });
+  const writes = createBatchInsert(db, table, allColumns, { onConflict: conflict(dataColumns) });
 
   const cache = new Map<string, Entry>();
   const dirty = new Set<Entry>();
@@ -105,20 +107,21 @@ export function createVersionedTable(
   function flush(): void {
     // Close first: a table's "one current version per key" index must never see two. The upsert writes rows
     // in the order they are added.
-    for (const { entry, from, to, row } of closings) upserts.add(...entry.key, from, to, ...dataOf(row));
+    for (const { entry, from, to, row } of closings) closes.add(...entry.key, from, to, ...dataOf(row));
     closings = [];
-    for (const values of closedRows) upserts.add(...values);
+    closes.flush();
+    for (const values of closedRows) writes.add(...values);
     closedRows = [];
     for (const entry of dirty) {
       const row = entry.row;
       if (row === null) continue;
       const from = row.valid_from as bigint;
-      upserts.add(...entry.key, from, null, ...dataOf(row));
+      writes.add(...entry.key, from, null, ...dataOf(row));
       entry.dbFrom = from;
       entry.dirty = false;
     }
     dirty.clear();
-    upserts.flush();
+    writes.flush();
   }
 
   /** Makes room in a full cache: writes what is held back, then forgets the older half of the entries. */
@@ -155,7 +158,8 @@ export function createVersionedTable(
       dirty.clear();
       closings = [];
       closedRows = [];
-      upserts.clear();
+      closes.clear();
+      writes.clear();
     },
   };
 }
