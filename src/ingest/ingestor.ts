@@ -20,6 +20,11 @@ export type IngestorOptions = {
   log: Logger;
   checkSignature?: SignatureCheck | null;
   onCommitted?: (applied: AppliedFile, durationMs: number) => void;
+  /**
+   * Without signatures, a file untouched for this long counts as complete on the first look (default one
+   * second; the worker passes its poll interval). Younger files wait for a second look at the same size.
+   */
+  quietMs?: number;
   /** The most transactions one commit may hold while catching up (default `GROUP_MAX_TRANSACTIONS`). */
   commitTransactions?: number;
 };
@@ -41,6 +46,7 @@ export type Ingestor = {
  * memory bounded and let readers see progress at least a few times a second.
  */
 export const GROUP_MAX_TRANSACTIONS = 20_000;
+const DEFAULT_QUIET_MS = 1000;
 const GROUP_MAX_MS = 1000;
 
 export function createIngestor(options: IngestorOptions): Ingestor {
@@ -61,14 +67,19 @@ export function createIngestor(options: IngestorOptions): Ingestor {
         !options.waitSignatures &&
         isRecordFile(dirent.name) &&
         (after === null || streamOrderKey(dirent.name) > after);
-      entries.push({ name: dirent.name, size: pending ? statSize(join(dir, dirent.name)) : 0 });
+      entries.push(pending ? statEntry(dir, dirent.name) : { name: dirent.name, size: 0 });
     }
     return entries;
   }
 
   function ready(entries: DirEntry[]): DirEntry[] {
     if (options.waitSignatures) return readyRecordFiles(entries, tip?.name ?? null, { mode: "signature" });
-    const result = readyRecordFiles(entries, tip?.name ?? null, { mode: "stable-size", previousSizes });
+    const result = readyRecordFiles(entries, tip?.name ?? null, {
+      mode: "stable-size",
+      previousSizes,
+      nowMs: Date.now(),
+      quietMs: options.quietMs ?? DEFAULT_QUIET_MS,
+    });
     previousSizes = new Map(entries.map((e) => [e.name, e.size]));
     return result;
   }
@@ -167,11 +178,12 @@ export function createIngestor(options: IngestorOptions): Ingestor {
   };
 }
 
-function statSize(path: string): number {
+function statEntry(dir: string, name: string): DirEntry {
   try {
-    return statSync(path).size;
+    const stats = statSync(join(dir, name));
+    return { name, size: stats.size, modifiedMs: stats.mtimeMs };
   } catch {
-    return -1; // removed between listing and stat: never "stable"
+    return { name, size: -1 }; // removed between listing and stat: never "stable"
   }
 }
 

@@ -32,6 +32,8 @@ const ingestor = createIngestor({
   dir: data.recordsDir,
   store: createWriteStore(db),
   waitSignatures: data.waitSignatures,
+  // A file a writer has not touched for several polls is complete (its size would not change between looks).
+  quietMs: Math.max(1000, 4 * data.pollMs),
   ...(data.commitTransactions === undefined ? {} : { commitTransactions: data.commitTransactions }),
   log,
   checkSignature: data.addressBookPath ? loadSignatureCheck(data.addressBookPath, data.recordsDir) : null,
@@ -107,8 +109,9 @@ if (dropIndexes) dropReadIndexes(db);
 else restoreReadIndexes(db);
 
 pass();
-if (!data.waitSignatures && !halted) {
-  // Without signatures a file counts as complete only when its size is unchanged on a second look.
+if (!data.waitSignatures && !halted && ingestor.pendingFiles() > 0) {
+  // Without signatures a file written recently counts as complete only when its size is unchanged on a second
+  // look (files untouched for a while were applied on the first).
   await new Promise((resolve) => setTimeout(resolve, data.pollMs));
   pass();
 }
