@@ -14,14 +14,14 @@ import { watchDirectory } from "./watcher.ts";
  * caught up, then follows the directory until it is told to stop or a file cannot be applied.
  */
 const data = workerData as IngestWorkerData;
-const WRITER_CACHE_KIB = 32 * 1024;
+const WRITER_CACHE_KIB = 16 * 1024;
 const MIN_BACKLOG_FOR_DROPPED_INDEXES = 20;
 const port = parentPort!;
 const log = createLogger(data.logLevel).child({ component: "ingest", dir: data.recordsDir });
 const post = (message: IngestWorkerMessage) => port.postMessage(message);
 
 const db = openWriter(data.dbPath, { durable: data.durable });
-// The writer's page cache is resident memory: 32 MB holds the hot index pages of a catch-up; colder pages come
+// The writer's page cache is resident memory: 16 MB holds the hot index pages of a catch-up; colder pages come
 // back from the operating system's file cache, which the process does not pay for.
 db.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
 post({ type: "db-ready" });

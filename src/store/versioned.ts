@@ -28,8 +28,11 @@ export type VersionedTable = {
   reset(): void;
 };
 
-/** How many current rows a table keeps before it flushes and starts over: bounds memory and old-generation GC work. */
-const CACHE_LIMIT = 50_000;
+/**
+ * How many current rows a table keeps; when full it writes what it holds back and forgets the older half. Bounds
+ * memory (the worker's old generation is capped) and old-generation GC work.
+ */
+const CACHE_LIMIT = 10_000;
 
 type Entry = {
   key: readonly unknown[];
