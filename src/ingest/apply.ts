@@ -2,7 +2,7 @@ import { entityIdOf } from "../ids.ts";
 import type { WriteStore } from "../store/write-store.ts";
 import { toBigInt } from "../streams/long.ts";
 import type { RecordFile } from "../streams/types.ts";
-import { type DecodedItem, decodeItem } from "./decode.ts";
+import { type DecodedItem, DecodeError, decodeItem } from "./decode.ts";
 import { HANDLERS } from "./handlers/index.ts";
 import { applyRecordTransfers } from "./handlers/transfers.ts";
 
@@ -113,5 +113,4 @@ function orBloom(into: Uint8Array, bloom: Uint8Array): void {
   for (let i = 0; i < BLOOM_BYTES; i++) into[i] = (into[i] ?? 0) | (bloom[i] ?? 0);
 }
 
-/** An item whose transaction or record bytes do not decode (the caller turns it into a CorruptFileError). */
-export class DecodeError extends Error {}
+export { DecodeError };

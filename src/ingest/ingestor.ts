@@ -27,6 +27,11 @@ export type IngestorOptions = {
   quietMs?: number;
   /** The most transactions one commit may hold while catching up (default `GROUP_MAX_TRANSACTIONS`). */
   commitTransactions?: number;
+  /**
+   * The longest a commit may wait for more files, in ms (default `GROUP_MAX_MS`), so that readers see progress;
+   * with no reader (a one-shot ingest) it can be unbounded.
+   */
+  commitMs?: number;
 };
 
 export type Ingestor = {
@@ -53,6 +58,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
   const { dir, store, log } = options;
   const db = store.db;
   const groupMaxTransactions = options.commitTransactions ?? GROUP_MAX_TRANSACTIONS;
+  const groupMaxMs = options.commitMs ?? GROUP_MAX_MS;
   let tip = readCursor(store);
   let previousSizes = new Map<string, number>();
 
@@ -126,7 +132,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
         groupTransactions += applied.transactions;
         next += 1;
         if (groupTransactions >= groupMaxTransactions) break;
-        if (performance.now() - groupStarted >= GROUP_MAX_MS) break;
+        if (performance.now() - groupStarted >= groupMaxMs) break;
       }
       const commitStarted = performance.now();
       store.flush();

@@ -34,6 +34,8 @@ const ingestor = createIngestor({
   waitSignatures: data.waitSignatures,
   // A file a writer has not touched for several polls is complete (its size would not change between looks).
   quietMs: Math.max(1000, 4 * data.pollMs),
+  // Readers (serve) should see a catch-up progress every second; a one-shot ingest has none.
+  commitMs: data.follow ? 1000 : Number.POSITIVE_INFINITY,
   ...(data.commitTransactions === undefined ? {} : { commitTransactions: data.commitTransactions }),
   log,
   checkSignature: data.addressBookPath ? loadSignatureCheck(data.addressBookPath, data.recordsDir) : null,
