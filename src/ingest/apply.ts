@@ -78,6 +78,9 @@ export function writeRecordFile(
       if (result.bloom && result.bloom.length === BLOOM_BYTES) orBloom(bloom, result.bloom);
     }
   }
+  // Hbar balance rows are cut per record file (not per commit group), so the index is the same whichever files
+  // happened to share a commit: a resumed catch-up writes exactly the rows an uninterrupted one does.
+  store.hbar.flush();
   store.insertRecordFile({
     number: blockNumber,
     name: file.name,
