@@ -145,8 +145,9 @@ export function createIngestor(options: IngestorOptions): Ingestor {
       if (db.inTransaction) db.exec("ROLLBACK");
       store.reset();
       tip = tipBefore;
-      // The files before the failing one are whole and in order: they commit without it.
-      if (next > from) applyGroup(names, from, next);
+      // The files before the failing one are whole and in order: they commit without it (a failed commit is
+      // thus tried once more).
+      for (let at = from; at < next; ) at += applyGroup(names, at, next).length;
       throw error;
     }
     const committed: AppliedFile[] = [];
