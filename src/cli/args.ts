@@ -27,7 +27,7 @@ const COMMON_OPTIONS = `  --records DIR               MIRRORLITE_RECORDS      a 
                                                       per this NodeAddressBook file
   --log-level L               MIRRORLITE_LOG_LEVEL    fatal|error|warn|info|debug|trace|silent (info)
   --log-format F              MIRRORLITE_LOG_FORMAT   json|pretty (pretty on a terminal, json otherwise)
-  --worker-heap-mb MB         MIRRORLITE_WORKER_HEAP_MB  cap the ingest worker's heap (256)
+  --worker-heap-mb MB         MIRRORLITE_WORKER_HEAP_MB  cap the ingest worker's heap (512)
   --commit-transactions N                             while catching up, whole files share one SQLite
                                                       commit up to N transactions; 1 = one per file (20000)
   --balances DIR              MIRRORLITE_BALANCES     a node's account balance folder (*_Balances.csv,

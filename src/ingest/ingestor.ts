@@ -157,9 +157,11 @@ export function createIngestor(options: IngestorOptions): Ingestor {
       if (db.inTransaction) db.exec("ROLLBACK");
       store.reset();
       tip = tipBefore;
-      // The files before the failing one are whole and in order: they commit without it.
-      // (Not when stopping: the files of an abandoned group are applied again by the next start.)
-      if (next > from && !(error instanceof AbandonedError)) applyGroup(names, from, next);
+      // The files before the failing one are whole and in order: they commit without it (a failed commit is
+      // thus tried once more). Not when stopping: an abandoned group is applied again by the next start.
+      if (!(error instanceof AbandonedError)) {
+        for (let at = from; at < next; ) at += applyGroup(names, at, next).length;
+      }
       throw error;
     }
     const committed: AppliedFile[] = [];
