@@ -4,17 +4,20 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, ingest-speed
+ *   npm run bench -- ingest-speed --large   # with the 1M-transaction scaling point (several minutes more)
  */
 import { benchBlocks } from "./blocks.ts";
 import { benchFeeEstimate } from "./fee-estimate.ts";
 import { benchIngestAndLookup } from "./ingest-and-lookup.ts";
+import { benchIngestSpeed } from "./ingest-speed.ts";
 import { benchNetwork } from "./network.ts";
 import { benchNetworkSupply } from "./network-supply.ts";
 import { benchStartup, summarize } from "./startup.ts";
 import { benchTokensGroup } from "./tokens-group.ts";
 
-const parts = process.argv.slice(2);
+const flags = process.argv.slice(2).filter((arg) => arg.startsWith("--"));
+const parts = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 const wanted = (name: string) => parts.length === 0 || parts.includes(name);
 const verdicts: string[] = [];
 const verdict = (name: string, ratio: number, target: number | null) =>
@@ -32,6 +35,16 @@ if (wanted("ingest")) {
     `${"ingest (file application, tx/s)".padEnd(56)} ${perSecond.toFixed(0)} (target 25000) ${perSecond >= 25_000 ? "met" : "MISSED"}`,
   );
   for (const r of results) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("ingest-speed")) {
+  console.log("== ingest speed next to decode-only");
+  for (const r of await benchIngestSpeed({ large: flags.includes("--large") })) {
+    verdict(`ingest/decode-only, ${r.name}`, r.ratio, 0.5);
+    const rss = r.ingestRssMb;
+    verdicts.push(
+      `${`ingest peak RSS, ${r.name}`.padEnd(56)} ${rss === null ? "n/a" : `${Math.round(rss)} MB`} (target 256 MB) ${rss !== null && rss <= 256 ? "met" : "MISSED"}`,
+    );
+  }
 }
 if (wanted("blocks")) {
   console.log("== blocks");

@@ -27,6 +27,11 @@ export type Config = {
    * later snapshots to compare with. Absent or null: hbar balances are known only for a stream from genesis.
    */
   balancesDir?: string | null;
+  /**
+   * While catching up, the most transactions one SQLite commit may hold (whole files only; a file larger than
+   * this commits alone). Default 20,000; 1 commits every file on its own.
+   */
+  commitTransactions?: number;
 };
 
 const schema = {
@@ -56,6 +61,7 @@ const schema = {
     logFormat: { enum: ["json", "pretty"] },
     workerHeapMb: { type: "integer", minimum: 8, maximum: 1048576 },
     balancesDir: { type: ["string", "null"], minLength: 1 },
+    commitTransactions: { type: "integer", minimum: 1, maximum: 10000000 },
   },
 } as const;
 

@@ -27,7 +27,9 @@ const COMMON_OPTIONS = `  --records DIR               MIRRORLITE_RECORDS      a 
                                                       per this NodeAddressBook file
   --log-level L               MIRRORLITE_LOG_LEVEL    fatal|error|warn|info|debug|trace|silent (info)
   --log-format F              MIRRORLITE_LOG_FORMAT   json|pretty (pretty on a terminal, json otherwise)
-  --worker-heap-mb MB         MIRRORLITE_WORKER_HEAP_MB  cap the ingest worker's heap (Node's default)
+  --worker-heap-mb MB         MIRRORLITE_WORKER_HEAP_MB  cap the ingest worker's heap (512)
+  --commit-transactions N                             while catching up, whole files share one SQLite
+                                                      commit up to N transactions; 1 = one per file (20000)
   --balances DIR              MIRRORLITE_BALANCES     a node's account balance folder (*_Balances.csv,
                                                       *_Balances.pb.gz): the newest snapshot at or before
                                                       the first record file starts the hbar and token
@@ -87,6 +89,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "list-cache-ms": { type: "string" },
         "worker-heap-mb": { type: "string" },
         balances: { type: "string" },
+        "commit-transactions": { type: "string" },
       },
     }));
   } catch (error) {
@@ -111,6 +114,9 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   // Readable lines for a person at a terminal, JSON for everything else (journald, collectors, pipes).
   const logFormat =
     option("log-format", "MIRRORLITE_LOG_FORMAT") ?? (process.stdout.isTTY ? "pretty" : "json");
+  const commitText = values["commit-transactions"] as string | undefined;
+  const commitTransactions =
+    commitText === undefined ? undefined : integer(commitText, "commit-transactions", problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({
     // The bundled demo is a throwaway: index it in memory unless told otherwise.
@@ -130,6 +136,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       (values.balances as string | undefined) ??
       env.MIRRORLITE_BALANCES ??
       (records ? null : demoBalancesDir()),
+    ...(commitTransactions === undefined ? {} : { commitTransactions }),
   });
   return { name, config };
 }

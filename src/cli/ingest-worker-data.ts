@@ -24,5 +24,6 @@ export function ingestWorkerData(
     follow,
     balanceFiles: config.balancesDir ? scanBalanceFolder(config.balancesDir) : null,
     balancesDir: config.balancesDir ?? null,
+    ...(config.commitTransactions === undefined ? {} : { commitTransactions: config.commitTransactions }),
   };
 }

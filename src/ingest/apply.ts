@@ -2,7 +2,7 @@ import { entityIdOf } from "../ids.ts";
 import type { WriteStore } from "../store/write-store.ts";
 import { toBigInt } from "../streams/long.ts";
 import type { RecordFile } from "../streams/types.ts";
-import { type DecodedItem, decodeItem } from "./decode.ts";
+import { type DecodedItem, DecodeError, decodeItem } from "./decode.ts";
 import { applyHbarTransfers } from "./handlers/hbar-transfers.ts";
 import { HANDLERS } from "./handlers/index.ts";
 import { applyRecordTransfers } from "./handlers/transfers.ts";
@@ -27,55 +27,9 @@ export function applyRecordFile(
   blockNumber: bigint,
   shouldStop?: () => boolean,
 ): AppliedFile {
-  const items = file.items.map((item, index) => {
-    try {
-      return decodeItem(item);
-    } catch (cause) {
-      throw new DecodeError(`item ${index} does not decode: ${(cause as Error).message}`, { cause });
-    }
-  });
-  const consensusStart = items[0]?.consensusNs ?? 0n;
-  const consensusEnd = items.at(-1)?.consensusNs ?? 0n;
+  let applied: AppliedFile | undefined;
   const applyAll = store.db.transaction(() => {
-    let gasUsed = 0n;
-    let bloom: Uint8Array | null = null;
-    let applied = 0;
-    for (const item of items) {
-      // Shutdown mid-file: throwing rolls the whole file back (never half a file in the index).
-      if ((applied++ & 63) === 63 && shouldStop?.()) throw new AbandonedError(file.name);
-      applyItem(store, file, item, blockNumber);
-      const result = item.record.contractCallResult ?? item.record.contractCreateResult;
-      // Block gas and bloom count top-level transactions (nonce 0) only, as the mirror node does; any such
-      // contract result starts the block's bloom, even one whose own bloom is empty.
-      if (result && item.nonce === 0) {
-        gasUsed += toBigInt(result.gasUsed);
-        bloom ??= new Uint8Array(BLOOM_BYTES);
-        if (result.bloom && result.bloom.length === BLOOM_BYTES) orBloom(bloom, result.bloom);
-      }
-    }
-    store.insertRecordFile({
-      number: blockNumber,
-      name: file.name,
-      version: file.version,
-      hapiMajor: file.hapiVersion?.major ?? null,
-      hapiMinor: file.hapiVersion?.minor ?? null,
-      hapiPatch: file.hapiVersion?.patch ?? null,
-      hash: Buffer.from(file.hash).toString("hex"),
-      previousHash: Buffer.from(file.previousHash).toString("hex"),
-      consensusStart,
-      consensusEnd,
-      count: items.length,
-      size: file.sizeBytes,
-      gasUsed,
-      logsBloom: bloom ?? new Uint8Array(),
-    });
-    store.setCursor({
-      fileName: file.name,
-      version: file.version,
-      hash: file.hash,
-      blockNumber,
-      consensusEnd,
-    });
+    applied = writeRecordFile(store, file, blockNumber, shouldStop);
     store.flush();
   });
   try {
@@ -85,6 +39,71 @@ export function applyRecordFile(
     store.reset();
     throw error;
   }
+  return applied!;
+}
+
+/**
+ * Writes one record file (rows, block row, cursor) inside a transaction the caller holds. The store may hold
+ * rows back: the caller calls `store.flush()` before it commits. When this throws, the caller must roll the
+ * transaction back and `store.reset()`. `shouldStop` is asked every 64 transactions: true throws AbandonedError
+ * (shutdown mid-file), which the caller handles like any failure, so the file is never half applied.
+ */
+export function writeRecordFile(
+  store: WriteStore,
+  file: RecordFile,
+  blockNumber: bigint,
+  shouldStop?: () => boolean,
+): AppliedFile {
+  const items = file.items.map((item, index) => {
+    try {
+      return decodeItem(item);
+    } catch (cause) {
+      throw new DecodeError(`item ${index} does not decode: ${(cause as Error).message}`, { cause });
+    }
+  });
+  const consensusStart = items[0]?.consensusNs ?? 0n;
+  const consensusEnd = items.at(-1)?.consensusNs ?? 0n;
+  let gasUsed = 0n;
+  let bloom: Uint8Array | null = null;
+  let applied = 0;
+  for (const item of items) {
+    if ((applied++ & 63) === 63 && shouldStop?.()) throw new AbandonedError(file.name);
+    applyItem(store, file, item, blockNumber);
+    const result = item.record.contractCallResult ?? item.record.contractCreateResult;
+    // Block gas and bloom count top-level transactions (nonce 0) only, as the mirror node does; any such
+    // contract result starts the block's bloom, even one whose own bloom is empty.
+    if (result && item.nonce === 0) {
+      gasUsed += toBigInt(result.gasUsed);
+      bloom ??= new Uint8Array(BLOOM_BYTES);
+      if (result.bloom && result.bloom.length === BLOOM_BYTES) orBloom(bloom, result.bloom);
+    }
+  }
+  // Hbar balance rows are cut per record file (not per commit group), so the index is the same whichever files
+  // happened to share a commit: a resumed catch-up writes exactly the rows an uninterrupted one does.
+  store.hbar.flush();
+  store.insertRecordFile({
+    number: blockNumber,
+    name: file.name,
+    version: file.version,
+    hapiMajor: file.hapiVersion?.major ?? null,
+    hapiMinor: file.hapiVersion?.minor ?? null,
+    hapiPatch: file.hapiVersion?.patch ?? null,
+    hash: Buffer.from(file.hash).toString("hex"),
+    previousHash: Buffer.from(file.previousHash).toString("hex"),
+    consensusStart,
+    consensusEnd,
+    count: items.length,
+    size: file.sizeBytes,
+    gasUsed,
+    logsBloom: bloom ?? new Uint8Array(),
+  });
+  store.setCursor({
+    fileName: file.name,
+    version: file.version,
+    hash: file.hash,
+    blockNumber,
+    consensusEnd,
+  });
   return { name: file.name, blockNumber, transactions: items.length, consensusStart, consensusEnd };
 }
 
@@ -119,5 +138,4 @@ export class AbandonedError extends Error {
   }
 }
 
-/** An item whose transaction or record bytes do not decode (the caller turns it into a CorruptFileError). */
-export class DecodeError extends Error {}
+export { DecodeError };

@@ -1,6 +1,7 @@
 import { entityIdOf } from "../ids.ts";
 import { toBigInt } from "../streams/long.ts";
 import { proto } from "../streams/proto.ts";
+import { bodyDataField, transactionBodyBytes } from "../streams/transaction-body-bytes.ts";
 import type { RecordItem } from "../streams/types.ts";
 import { timestampToNs } from "../time.ts";
 import { transactionTypeId } from "./transaction-types.ts";
@@ -30,21 +31,36 @@ const SUCCESS_STATUSES = new Set<number>([
 ]);
 
 /**
- * Decodes an item's transaction and record. Transactions come in three generations: `signedTransactionBytes`
- * (current), `bodyBytes` with `sigMap` (2020–2021), and the deprecated embedded `body` (2019).
- * Throws on undecodable bytes; the caller names the file.
+ * Decodes an item's record, and finds its transaction's body and the body's kind without decoding the body:
+ * `body` is decoded when first read (most bodies never are; see streams/transaction-body-bytes.ts). Transactions
+ * come in three generations: `signedTransactionBytes` (current), `bodyBytes` with `sigMap` (2020–2021), and
+ * the deprecated embedded `body` (2019). Throws on undecodable bytes; the caller names the file.
  */
 export function decodeItem(item: RecordItem): DecodedItem {
   const record = proto.TransactionRecord.decode(item.recordBytes);
-  const body = decodeBody(item.transactionBytes);
+  const bodyBytes = transactionBodyBytes(item.transactionBytes);
+  const dataField = bodyDataField(bodyBytes, isDataField);
+  const bodyCase = dataField === null ? undefined : DATA_CASES.get(dataField);
+  let body: proto.TransactionBody | undefined;
+  const bodyOf = () => {
+    if (body === undefined) {
+      try {
+        body = proto.TransactionBody.decode(bodyBytes);
+      } catch (cause) {
+        throw new DecodeError(`transaction body does not decode: ${(cause as Error).message}`, { cause });
+      }
+    }
+    return body;
+  };
   const status = record.receipt?.status ?? 0;
-  const txId = record.transactionID ?? body.transactionID;
-  const bodyCase = body.data ?? undefined;
+  const txId = record.transactionID ?? bodyOf().transactionID;
   return {
     consensusNs: timestampToNs(record.consensusTimestamp),
     typeId: transactionTypeId(bodyCase),
     bodyCase,
-    body,
+    get body() {
+      return bodyOf();
+    },
     record,
     status,
     successful: SUCCESS_STATUSES.has(status),
@@ -56,13 +72,26 @@ export function decodeItem(item: RecordItem): DecodedItem {
   };
 }
 
-function decodeBody(transactionBytes: Uint8Array): proto.TransactionBody {
-  const tx = proto.Transaction.decode(transactionBytes);
-  if (tx.signedTransactionBytes && tx.signedTransactionBytes.length > 0) {
-    const signed = proto.SignedTransaction.decode(tx.signedTransactionBytes);
-    return proto.TransactionBody.decode(signed.bodyBytes);
+/**
+ * `TransactionBody.data` members by field number, learnt from the generated decoder itself: a body holding only
+ * an empty field n decodes with `data` set to n's member name, or not at all for the body's other fields.
+ */
+const DATA_CASES: ReadonlyMap<number, string> = (() => {
+  const cases = new Map<number, string>();
+  for (let field = 1; field < 256; field++) {
+    const tag = (field << 3) | 2;
+    const bytes = tag < 0x80 ? Uint8Array.of(tag, 0) : Uint8Array.of((tag & 0x7f) | 0x80, tag >>> 7, 0);
+    try {
+      const data = proto.TransactionBody.decode(bytes).data;
+      if (data) cases.set(field, data);
+    } catch {
+      // not a length-delimited field of TransactionBody
+    }
   }
-  if (tx.bodyBytes && tx.bodyBytes.length > 0) return proto.TransactionBody.decode(tx.bodyBytes);
-  if (tx.body) return tx.body as proto.TransactionBody;
-  throw new Error("transaction has neither signed transaction bytes, body bytes nor a body");
-}
+  return cases;
+})();
+
+const isDataField = (field: number) => DATA_CASES.has(field);
+
+/** An item whose transaction or record bytes do not decode (the caller turns it into a CorruptFileError). */
+export class DecodeError extends Error {}

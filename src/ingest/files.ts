@@ -3,7 +3,8 @@
  * come, and when one is complete enough to read.
  */
 
-export type DirEntry = { name: string; size: number };
+/** `modifiedMs`: last modification time (ms since the epoch), when known. */
+export type DirEntry = { name: string; size: number; modifiedMs?: number };
 
 const RECORD_FILE = /\.rcd(\.gz)?$/;
 
@@ -24,8 +25,11 @@ export function streamOrderKey(recordName: string): string {
 export type Completeness =
   /** A node writes the record file, then its signature: the signature's presence means the record is whole. */
   | { mode: "signature" }
-  /** Replays without signatures: a file is whole once its size has not changed between two looks. */
-  | { mode: "stable-size"; previousSizes: ReadonlyMap<string, number> };
+  /**
+   * Replays without signatures: a file is whole once its size has not changed between two looks, or once it
+   * has not been modified for `quietMs` before `nowMs` (a file written long ago needs no second look).
+   */
+  | { mode: "stable-size"; previousSizes: ReadonlyMap<string, number>; nowMs?: number; quietMs?: number };
 
 /**
  * The record files after `afterName` (in stream order) that can be read now. The list stops at the first file
@@ -46,9 +50,16 @@ export function readyRecordFiles(
     const complete =
       completeness.mode === "signature"
         ? names.has(signatureNameOf(entry.name))
-        : entry.size > 0 && completeness.previousSizes.get(entry.name) === entry.size;
+        : entry.size > 0 &&
+          (completeness.previousSizes.get(entry.name) === entry.size || quiet(entry, completeness));
     if (!complete) break;
     ready.push(entry);
   }
   return ready;
+}
+
+function quiet(entry: DirEntry, completeness: Completeness & { mode: "stable-size" }): boolean {
+  const { nowMs, quietMs } = completeness;
+  if (entry.modifiedMs === undefined || nowMs === undefined || quietMs === undefined) return false;
+  return entry.modifiedMs <= nowMs - quietMs;
 }

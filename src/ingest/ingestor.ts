@@ -7,7 +7,7 @@ import type { WriteStore } from "../store/write-store.ts";
 import { type ChainTip, checkChain, nextBlockNumber } from "../streams/chain.ts";
 import { readRecordFile } from "../streams/read-record-file.ts";
 import type { RecordFile } from "../streams/types.ts";
-import { type AppliedFile, applyRecordFile, DecodeError } from "./apply.ts";
+import { AbandonedError, type AppliedFile, DecodeError, writeRecordFile } from "./apply.ts";
 import { type DirEntry, isRecordFile, readyRecordFiles, signatureNameOf, streamOrderKey } from "./files.ts";
 
 /** Checks a record file against its signature file before it is applied (see `--verify-signatures`). */
@@ -29,6 +29,18 @@ export type IngestorOptions = {
   shouldStop?: () => boolean;
   /** Called once before the first file of an empty index is applied (hbar balances pick their start there). */
   beforeFirstFile?: (file: RecordFile, blockNumber: bigint) => void;
+  /**
+   * Without signatures, a file untouched for this long counts as complete on the first look (default one
+   * second; the worker passes its poll interval). Younger files wait for a second look at the same size.
+   */
+  quietMs?: number;
+  /** The most transactions one commit may hold while catching up (default `GROUP_MAX_TRANSACTIONS`). */
+  commitTransactions?: number;
+  /**
+   * The longest a commit may wait for more files, in ms (default `GROUP_MAX_MS`), so that readers see progress;
+   * with no reader (a one-shot ingest) it can be unbounded.
+   */
+  commitMs?: number;
 };
 
 export type Ingestor = {
@@ -37,11 +49,25 @@ export type Ingestor = {
    * cannot be applied (corrupt, out of chain, badly signed); everything before it stays committed.
    */
   ingestReady(): AppliedFile[];
+  /** How many record files after the tip the folder holds now, complete or not. */
+  pendingFiles(): number;
   tip(): ChainTip | null;
 };
 
+/**
+ * Catching up, several files share one SQLite transaction: a commit writes every page it dirtied once, and the
+ * same index pages (balances, token relationships) change in file after file. The limits keep a commit's
+ * memory bounded and let readers see progress at least a few times a second.
+ */
+export const GROUP_MAX_TRANSACTIONS = 20_000;
+const DEFAULT_QUIET_MS = 1000;
+const GROUP_MAX_MS = 1000;
+
 export function createIngestor(options: IngestorOptions): Ingestor {
   const { dir, store, log } = options;
+  const db = store.db;
+  const groupMaxTransactions = options.commitTransactions ?? GROUP_MAX_TRANSACTIONS;
+  const groupMaxMs = options.commitMs ?? GROUP_MAX_MS;
   let tip = readCursor(store);
   let previousSizes = new Map<string, number>();
 
@@ -56,20 +82,25 @@ export function createIngestor(options: IngestorOptions): Ingestor {
         !options.waitSignatures &&
         isRecordFile(dirent.name) &&
         (after === null || streamOrderKey(dirent.name) > after);
-      entries.push({ name: dirent.name, size: pending ? statSize(join(dir, dirent.name)) : 0 });
+      entries.push(pending ? statEntry(dir, dirent.name) : { name: dirent.name, size: 0 });
     }
     return entries;
   }
 
   function ready(entries: DirEntry[]): DirEntry[] {
     if (options.waitSignatures) return readyRecordFiles(entries, tip?.name ?? null, { mode: "signature" });
-    const result = readyRecordFiles(entries, tip?.name ?? null, { mode: "stable-size", previousSizes });
+    const result = readyRecordFiles(entries, tip?.name ?? null, {
+      mode: "stable-size",
+      previousSizes,
+      nowMs: Date.now(),
+      quietMs: options.quietMs ?? DEFAULT_QUIET_MS,
+    });
     previousSizes = new Map(entries.map((e) => [e.name, e.size]));
     return result;
   }
 
-  function applyOne(name: string): AppliedFile {
-    const started = performance.now();
+  /** Reads, checks and writes one file inside the open group transaction; advances the in-memory tip. */
+  function writeOne(name: string): AppliedFile {
     const path = join(dir, name);
     const parsed = readRecordFile(name, readFileSync(path));
     if (options.checkSignature) {
@@ -81,41 +112,102 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     if (tip === null) options.beforeFirstFile?.(parsed, blockNumber);
     let applied: AppliedFile;
     try {
-      applied = applyRecordFile(store, parsed, blockNumber, options.shouldStop);
+      applied = writeRecordFile(store, parsed, blockNumber, options.shouldStop);
     } catch (error) {
       if (error instanceof DecodeError) throw new CorruptFileError(name, error.message, { cause: error });
       throw error;
     }
     tip = { name, version: parsed.version, hash: parsed.hash, blockNumber };
-    const durationMs = Math.round((performance.now() - started) * 100) / 100;
-    log.info(
-      { file: name, blockNumber: blockNumber.toString(), transactions: applied.transactions, durationMs },
-      "ingested record file",
-    );
-    options.onCommitted?.(applied, durationMs);
     return applied;
+  }
+
+  /**
+   * Applies `names[from..]` in one SQLite transaction until a group limit is reached (or `until`, exclusive).
+   * Every file writes its own cursor and the store is flushed once, before the commit, so a commit always ends
+   * at a file boundary. A file that fails undoes the whole group; the files before it are applied again as a
+   * group of their own and committed, then its error is thrown.
+   */
+  function applyGroup(names: readonly string[], from: number, until = names.length): AppliedFile[] {
+    const groupStarted = performance.now();
+    const tipBefore = tip;
+    const group: Array<{ applied: AppliedFile; durationMs: number }> = [];
+    let groupTransactions = 0;
+    let next = from;
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      while (next < until) {
+        const started = performance.now();
+        const applied = writeOne(names[next]!);
+        group.push({ applied, durationMs: performance.now() - started });
+        groupTransactions += applied.transactions;
+        next += 1;
+        if (groupTransactions >= groupMaxTransactions) break;
+        if (performance.now() - groupStarted >= groupMaxMs) break;
+        // Stopping: commit the whole files written so far rather than start another.
+        if (options.shouldStop?.()) break;
+      }
+      const commitStarted = performance.now();
+      store.flush();
+      db.exec("COMMIT");
+      const last = group.at(-1);
+      // Writing what the store held back, and the commit, are part of what the group's last file cost.
+      if (last !== undefined) last.durationMs += performance.now() - commitStarted;
+    } catch (error) {
+      // Nothing of the group happened: forget what the store cached or held back, and where the chain stood.
+      if (db.inTransaction) db.exec("ROLLBACK");
+      store.reset();
+      tip = tipBefore;
+      // The files before the failing one are whole and in order: they commit without it (a failed commit is
+      // thus tried once more). Not when stopping: an abandoned group is applied again by the next start.
+      if (!(error instanceof AbandonedError)) {
+        for (let at = from; at < next; ) at += applyGroup(names, at, next).length;
+      }
+      throw error;
+    }
+    const committed: AppliedFile[] = [];
+    for (const { applied, durationMs } of group) {
+      const rounded = Math.round(durationMs * 100) / 100;
+      log.info(
+        {
+          file: applied.name,
+          blockNumber: applied.blockNumber.toString(),
+          transactions: applied.transactions,
+          durationMs: rounded,
+        },
+        "ingested record file",
+      );
+      options.onCommitted?.(applied, rounded);
+      committed.push(applied);
+    }
+    return committed;
   }
 
   return {
     ingestReady() {
+      const names = ready(listDir()).map((entry) => entry.name);
       const applied: AppliedFile[] = [];
-      const planned = ready(listDir());
-      if (planned.length > 0) options.onPlanned?.(planned.map((entry) => entry.name));
-      for (const entry of planned) {
-        if (options.shouldStop?.()) break;
-        applied.push(applyOne(entry.name));
+      if (names.length > 0) options.onPlanned?.(names);
+      while (applied.length < names.length && !options.shouldStop?.()) {
+        applied.push(...applyGroup(names, applied.length));
       }
       return applied;
+    },
+    pendingFiles() {
+      const after = tip === null ? null : streamOrderKey(tip.name);
+      return readdirSync(dir).filter(
+        (name) => isRecordFile(name) && (after === null || streamOrderKey(name) > after),
+      ).length;
     },
     tip: () => tip,
   };
 }
 
-function statSize(path: string): number {
+function statEntry(dir: string, name: string): DirEntry {
   try {
-    return statSync(path).size;
+    const stats = statSync(join(dir, name));
+    return { name, size: stats.size, modifiedMs: stats.mtimeMs };
   } catch {
-    return -1; // removed between listing and stat: never "stable"
+    return { name, size: -1 }; // removed between listing and stat: never "stable"
   }
 }
 

@@ -24,6 +24,8 @@ export type IngestWorkerData = {
   balanceFiles: BalanceFileInfo[] | null;
   /** The `--balances` folder, looked at again while following for snapshots written later (null: none). */
   balancesDir: string | null;
+  /** While catching up, the most transactions one commit may hold (see `Config.commitTransactions`). */
+  commitTransactions?: number;
 };
 
 /** Messages from the ingest worker. bigint values travel as decimal strings. */

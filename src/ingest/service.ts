@@ -90,11 +90,14 @@ export function startIngestService(
   const worker = new Worker(source.kind === "file" ? source.url : source.code, {
     eval: source.kind === "eval",
     workerData: { ...data, stopFlag } satisfies IngestWorkerData,
-    resourceLimits: {
-      // Decoding allocates many short-lived objects; a larger young generation keeps scavenges rare.
-      maxYoungGenerationSizeMb: 256,
-      ...(limits.heapMb === undefined ? {} : { maxOldGenerationSizeMb: limits.heapMb }),
-    },
+    // Memory is budgeted (issue 11 asks 256 MB peak for a catch-up, both threads). Decoding and applying files
+    // allocate fast, so the heap settings trade memory for garbage-collection work. The young generation is
+    // resident: 48 MB keeps scavenges from promoting most short-lived objects; 24 MB would save about 25 MB of
+    // peak RSS for about 20% more CPU. V8 grows the old generation to a multiple of what is live, a multiple that
+    // shrinks with the limit (about 1.4x at 512 MB, 4x at the default of several GB). What the worker keeps live
+    // is bounded (versioned caches of 10,000 rows per table, one commit group's held-back rows), far below the
+    // limit; handlers that cache must bound their caches too. `--worker-heap-mb` sets another cap.
+    resourceLimits: { maxYoungGenerationSizeMb: 48, maxOldGenerationSizeMb: limits.heapMb ?? 512 },
   });
   const status: IngestStatus = {
     state: "catching-up",

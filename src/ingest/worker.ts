@@ -1,5 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { createLogger } from "../log.ts";
+import { dropReadIndexes, restoreReadIndexes } from "../store/catch-up-indexes.ts";
 import { openWriter } from "../store/db.ts";
 import { createWriteStore } from "../store/write-store.ts";
 import { AbandonedError } from "./apply.ts";
@@ -17,6 +18,8 @@ import { watchDirectory } from "./watcher.ts";
  * Written without top-level await: the single executable bundles it as a CommonJS script.
  */
 const data = workerData as IngestWorkerData;
+const WRITER_CACHE_KIB = 16 * 1024;
+const MIN_BACKLOG_FOR_DROPPED_INDEXES = 20;
 const port = parentPort!;
 const log = createLogger(data.logLevel, { format: data.logFormat, sync: true }).child({
   component: "ingest",
@@ -36,6 +39,9 @@ const db = (() => {
     process.exit(1);
   }
 })();
+// The writer's page cache is resident memory: 16 MB holds the hot index pages of a catch-up; colder pages come
+// back from the operating system's file cache, which the process does not pay for.
+db.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
 post({ type: "db-ready" });
 
 let files = 0;
@@ -59,6 +65,11 @@ const ingestor = createIngestor({
   dir: data.recordsDir,
   store,
   waitSignatures: data.waitSignatures,
+  // A file a writer has not touched for several polls is complete (its size would not change between looks).
+  quietMs: Math.max(1000, 4 * data.pollMs),
+  // Readers (serve) should see a catch-up progress every second; a one-shot ingest has none.
+  commitMs: data.follow ? 1000 : Number.POSITIVE_INFINITY,
+  ...(data.commitTransactions === undefined ? {} : { commitTransactions: data.commitTransactions }),
   log,
   checkSignature: data.addressBookPath ? loadSignatureCheck(data.addressBookPath, data.recordsDir) : null,
   shouldStop: stopRequested,
@@ -81,6 +92,12 @@ const ingestor = createIngestor({
     snapshots.checkUpTo(applied.consensusEnd);
   },
 });
+
+function backlogWorthDroppingIndexes(): boolean {
+  const pending = ingestor.pendingFiles();
+  const indexed = Number(db.prepare("SELECT count(*) FROM record_file").pluck().get() as bigint);
+  return pending >= MIN_BACKLOG_FOR_DROPPED_INDEXES && pending * 4 >= indexed;
+}
 
 let halted = false;
 let timer: NodeJS.Timeout | undefined;
@@ -151,19 +168,29 @@ port.on("message", (command: IngestWorkerCommand) => {
   if (command.type === "stop") finish();
 });
 
+// A one-shot ingest has no reader: with a backlog at least a quarter the size of the index, it applies files
+// without the read-only indexes and builds them once at the end (rebuilding costs in proportion to the whole
+// index, so a small backlog keeps them). Otherwise, and after a one-shot ingest that was stopped or killed,
+// they must be there before anyone reads: every start restores them.
+const dropIndexes = !data.follow && backlogWorthDroppingIndexes();
+
 async function start(): Promise<void> {
+  if (dropIndexes) dropReadIndexes(db);
+  else restoreReadIndexes(db);
   // A resumed index reports its snapshots again (their files are read again anyway to be checked).
   guard(() => {
     snapshots.announce();
     snapshots.checkUpTo(indexedEnd());
   });
   pass();
-  if (!data.waitSignatures && !halted && !stopRequested()) {
-    // Without signatures a file counts as complete only when its size is unchanged on a second look.
+  if (!data.waitSignatures && !halted && !stopRequested() && ingestor.pendingFiles() > 0) {
+    // Without signatures a file written recently counts as complete only when its size is unchanged on a
+    // second look (files untouched for a while were applied on the first).
     await new Promise((resolve) => setTimeout(resolve, data.pollMs));
     pass();
   }
   if (halted || stopRequested()) return;
+  if (dropIndexes && db.open) restoreReadIndexes(db);
   post({ type: "caught-up", files, transactions });
   if (data.follow) {
     watcher = watchDirectory(data.recordsDir, schedulePass, log);

@@ -15,16 +15,21 @@ export type BatchInsert = {
 
 const ROWS_PER_STATEMENT = 50;
 
+/**
+ * `orReplace` writes `INSERT OR REPLACE`; `onConflict` (an `ON CONFLICT … DO UPDATE …` clause) makes it a batched
+ * upsert. Rows are written in the order they were added, so a later row sees what an earlier one wrote.
+ */
 export function createBatchInsert(
   db: Db,
   table: string,
   columns: readonly string[],
-  options: { orReplace?: boolean } = {},
+  options: { orReplace?: boolean; onConflict?: string } = {},
 ): BatchInsert {
   const row = `(${columns.map(() => "?").join(", ")})`;
   const verb = options.orReplace === true ? "INSERT OR REPLACE" : "INSERT";
+  const conflict = options.onConflict === undefined ? "" : ` ${options.onConflict}`;
   const sql = (rows: number) =>
-    `${verb} INTO ${table} (${columns.join(", ")}) VALUES ${Array(rows).fill(row).join(", ")}`;
+    `${verb} INTO ${table} (${columns.join(", ")}) VALUES ${Array(rows).fill(row).join(", ")}${conflict}`;
   const many = db.prepare(sql(ROWS_PER_STATEMENT));
   const one = db.prepare(sql(1));
   const width = columns.length;

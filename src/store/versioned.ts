@@ -28,8 +28,11 @@ export type VersionedTable = {
   reset(): void;
 };
 
-/** How many current rows a table keeps before it flushes and starts over: bounds memory and old-generation GC work. */
-const CACHE_LIMIT = 50_000;
+/**
+ * How many current rows a table keeps; when full it writes what it holds back and forgets the older half. Bounds
+ * memory (the worker's old generation is capped) and old-generation GC work.
+ */
+const CACHE_LIMIT = 10_000;
 
 type Entry = {
   key: readonly unknown[];
@@ -51,14 +54,18 @@ export function createVersionedTable(
   const selectCurrent = db.prepare(
     `SELECT valid_from, ${dataColumns.join(", ")} FROM ${table} WHERE ${keyWhere} AND valid_to IS NULL`,
   );
-  const closeInDb = db.prepare(
-    `UPDATE ${table} SET ${dataColumns.map((c) => `${c} = ?`).join(", ")}, valid_to = ?
-     WHERE ${keyWhere} AND valid_from = ?`,
-  );
-  const overwriteInDb = db.prepare(
-    `UPDATE ${table} SET ${dataColumns.map((c) => `${c} = ?`).join(", ")} WHERE ${keyWhere} AND valid_from = ?`,
-  );
-  const inserts = createBatchInsert(db, table, [...keyColumns, "valid_from", "valid_to", ...dataColumns]);
+  // Closing a version the database holds, overwriting the current one in place, and adding a new one are each
+  // an upsert on the primary key (key, valid_from), written many rows per statement in the order added. Only a
+  // closing sets valid_to: an upsert that leaves the columns of an index alone leaves that index alone too.
+  const allColumns = [...keyColumns, "valid_from", "valid_to", ...dataColumns];
+  const conflict = (columns: readonly string[]) =>
+    `ON CONFLICT (${[...keyColumns, "valid_from"].join(", ")}) DO UPDATE SET ${columns
+      .map((c) => `${c} = excluded.${c}`)
+      .join(", ")}`;
+  const closes = createBatchInsert(db, table, allColumns, {
+    onConflict: conflict(["valid_to", ...dataColumns]),
+  });
+  const writes = createBatchInsert(db, table, allColumns, { onConflict: conflict(dataColumns) });
 
   const cache = new Map<string, Entry>();
   const dirty = new Set<Entry>();
@@ -74,10 +81,7 @@ export function createVersionedTable(
     const k = cacheKey(key);
     let entry = cache.get(k);
     if (entry === undefined) {
-      if (cache.size >= CACHE_LIMIT) {
-        flush();
-        cache.clear();
-      }
+      if (cache.size >= CACHE_LIMIT) evict();
       const row = (selectCurrent.get(...key) as Row | undefined) ?? null;
       entry = { key, row, dbFrom: row === null ? null : (row.valid_from as bigint), dirty: false };
       cache.set(k, entry);
@@ -104,25 +108,33 @@ export function createVersionedTable(
   }
 
   function flush(): void {
-    // Close first: a table's "one current version per key" index must never see two.
-    for (const { entry, from, to, row } of closings) closeInDb.run(...dataOf(row), to, ...entry.key, from);
+    // Close first: a table's "one current version per key" index must never see two. The upsert writes rows
+    // in the order they are added.
+    for (const { entry, from, to, row } of closings) closes.add(...entry.key, from, to, ...dataOf(row));
     closings = [];
-    for (const values of closedRows) inserts.add(...values);
+    closes.flush();
+    for (const values of closedRows) writes.add(...values);
     closedRows = [];
     for (const entry of dirty) {
       const row = entry.row;
       if (row === null) continue;
       const from = row.valid_from as bigint;
-      if (entry.dbFrom === from) {
-        overwriteInDb.run(...dataOf(row), ...entry.key, from);
-      } else {
-        inserts.add(...entry.key, from, null, ...dataOf(row));
-        entry.dbFrom = from;
-      }
+      writes.add(...entry.key, from, null, ...dataOf(row));
+      entry.dbFrom = from;
       entry.dirty = false;
     }
     dirty.clear();
-    inserts.flush();
+    writes.flush();
+  }
+
+  /** Makes room in a full cache: writes what is held back, then forgets the older half of the entries. */
+  function evict(): void {
+    flush();
+    let drop = cache.size >>> 1;
+    for (const k of cache.keys()) {
+      if (drop-- <= 0) break;
+      cache.delete(k);
+    }
   }
 
   return {
@@ -149,7 +161,8 @@ export function createVersionedTable(
       dirty.clear();
       closings = [];
       closedRows = [];
-      inserts.clear();
+      closes.clear();
+      writes.clear();
     },
   };
 }

@@ -29,8 +29,10 @@ export function applyRecordTransfers({ item, store }: HandlerContext): void {
       associate(store, tokenId, accountId, t, true);
     }
   }
-  const bodyTransfers = item.body.cryptoTransfer?.tokenTransfers ?? [];
-  for (const list of item.record.tokenTransferLists ?? []) {
+  const lists = item.record.tokenTransferLists ?? [];
+  // Read the body only when there is a list to match it against: most bodies are never decoded.
+  const bodyTransfers = lists.length === 0 ? [] : (item.body.cryptoTransfer?.tokenTransfers ?? []);
+  for (const list of lists) {
     const tokenId = entityIdOf(list.token);
     if (tokenId === null) continue;
     const defaults = () => associationDefaults(store, tokenId);

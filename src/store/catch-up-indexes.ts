@@ -1,0 +1,34 @@
+import type { Db } from "./db.ts";
+
+/**
+ * Indexes that only reads use, on the tables a catch-up writes most. A one-shot `mirrorlite ingest` (no reader
+ * is open) drops them while it applies files and builds them again, once, at the end: one sort instead of an
+ * index update for every row written. Unique indexes stay: they guard "one current version per key".
+ *
+ * The statements are the ones migration 0001 ran, verbatim, so the rebuilt schema is the same text. A process
+ * killed while they are dropped leaves them missing: every worker start calls `restoreReadIndexes`.
+ */
+const READ_INDEXES: ReadonlyArray<readonly [name: string, sql: string]> = [
+  [
+    "token_account_current_by_account",
+    "CREATE INDEX token_account_current_by_account ON token_account (account_id, token_id) WHERE valid_to IS NULL",
+  ],
+  [
+    "nft_current_by_owner",
+    "CREATE INDEX nft_current_by_owner ON nft (token_id, account_id, serial) WHERE valid_to IS NULL",
+  ],
+];
+
+export function dropReadIndexes(db: Db): void {
+  db.transaction(() => {
+    for (const [name] of READ_INDEXES) db.exec(`DROP INDEX IF EXISTS ${name}`);
+  })();
+}
+
+/** Builds whichever of the read indexes is missing. */
+export function restoreReadIndexes(db: Db): void {
+  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").pluck();
+  db.transaction(() => {
+    for (const [name, sql] of READ_INDEXES) if (exists.get(name) === undefined) db.exec(sql);
+  })();
+}
