@@ -75,7 +75,10 @@ const ingestor = createIngestor({
   shouldStop: stopRequested,
   onPlanned: (names) => {
     newestPlanned = names.at(-1) ?? newestPlanned;
-    if (newestPlanned !== null) post({ type: "planned", files: names.length, newest: newestPlanned });
+    // Files left counts every record file on disk after the tip, also those a first look found too recent to
+    // take yet (without signatures a file must be quiet for a while): they are left all the same.
+    const left = Math.max(names.length, ingestor.pendingFiles());
+    if (newestPlanned !== null) post({ type: "planned", files: left, newest: newestPlanned });
   },
   beforeFirstFile: (file, blockNumber) => snapshots.beforeFirstFile(file, blockNumber),
   onCommitted: (applied, durationMs) => {
