@@ -9,8 +9,7 @@
  *
  * Run alone: `node --import tsx bench/blocks.ts [--blocks N] [--seconds S]`.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Long from "long";
@@ -18,7 +17,8 @@ import { writeRecordFileV6 } from "../fixtures/writer/write-record-file.ts";
 import { proto } from "../src/streams/proto.ts";
 import type { HapiVersion, RecordItem } from "../src/streams/types.ts";
 import { type BareComparison, compareWithBare } from "./lib/load.ts";
-import { freePort, runMirrorlite, startMirrorlite } from "./lib/processes.ts";
+import { runMirrorlite } from "./lib/processes.ts";
+import { ingestGeneratedArgs, withMirrorlite, withWorkDir } from "./lib/work-dir.ts";
 
 const NANOS_PER_SECOND = 1_000_000_000n;
 const HASH_BYTES = 48;
@@ -205,10 +205,7 @@ export async function benchBlocks(options: BenchOptions = {}): Promise<BenchResu
   const blockCount = options.blocks ?? 50_000;
   const seconds = options.seconds ?? 10;
   const connections = options.connections ?? 32;
-  const work = mkdtempSync(join(tmpdir(), "mirrorlite-bench-blocks-"));
-  const recordsDir = join(work, "record0.0.3");
-  const dbFile = join(work, "index.db");
-  try {
+  return withWorkDir("mirrorlite-bench-blocks-", async ({ recordsDir, dbFile }) => {
     let started = Date.now();
     const blocks = writeBlockStream(recordsDir, {
       firstBlockNumber: 1n,
@@ -219,20 +216,10 @@ export async function benchBlocks(options: BenchOptions = {}): Promise<BenchResu
       `blocks: wrote ${blocks.length} record files in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     started = Date.now();
-    await runMirrorlite([
-      "ingest",
-      "--records",
-      recordsDir,
-      "--db",
-      dbFile,
-      "--no-wait-signatures",
-      "--log-level",
-      "warn",
-    ]);
+    await runMirrorlite(ingestGeneratedArgs(recordsDir, dbFile));
     console.log(`blocks: ingested them in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-    const server = await startMirrorlite(recordsDir, dbFile, await freePort());
-    try {
+    return withMirrorlite(recordsDir, dbFile, async (server) => {
       const lookups = (count: number) => spread(blocks, count).map((b) => `/api/v1/blocks/0x${b.hash}`);
       const hot = lookups(options.lookupHashes ?? 10_000);
       const cases: Array<{ name: string; paths: string[]; target: number | null }> = [
@@ -252,12 +239,8 @@ export async function benchBlocks(options: BenchOptions = {}): Promise<BenchResu
         results.push(await compareWithBare({ port: server.port, name, paths, target, seconds, connections }));
       }
       return results;
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+    });
+  });
 }
 
 /** `count` blocks spread evenly over the stream, so lookups touch all of it. */

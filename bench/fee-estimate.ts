@@ -7,15 +7,13 @@
  *
  * Run alone: `node --import tsx bench/fee-estimate.ts [--seconds S]`.
  */
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import Long from "long";
 import { proto } from "../src/streams/proto.ts";
-import { type BareComparison, type LoadResult, printComparison } from "./lib/load.ts";
-import { freePort, REPO, runMirrorlite, startBareServer, startMirrorlite } from "./lib/processes.ts";
+import { type BareComparison, printComparison, printVerdicts, toLoadResult } from "./lib/load.ts";
+import { runMirrorlite, startBareServer } from "./lib/processes.ts";
+import { copyDemoStream, withMirrorlite, withWorkDir } from "./lib/work-dir.ts";
 
 const PATH = "/api/v1/network/fees?mode=STATE";
 const WARM_UP_SECONDS = 2;
@@ -90,15 +88,7 @@ async function post(label: string, port: number, body: Buffer, seconds: number, 
     connections,
     duration: seconds,
   });
-  const out: LoadResult = {
-    label,
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: result.errors,
-    non2xx: result.non2xx,
-  };
-  return out;
+  return toLoadResult(label, result);
 }
 
 export type FeeEstimateBenchOptions = { seconds?: number; connections?: number };
@@ -106,14 +96,10 @@ export type FeeEstimateBenchOptions = { seconds?: number; connections?: number }
 export async function benchFeeEstimate(options: FeeEstimateBenchOptions = {}): Promise<BareComparison[]> {
   const seconds = options.seconds ?? 10;
   const connections = options.connections ?? 32;
-  const work = mkdtempSync(join(tmpdir(), "mirrorlite-bench-fees-"));
-  const recordsDir = join(work, "record0.0.3");
-  const dbFile = join(work, "index.db");
-  try {
-    cpSync(join(REPO, "fixtures/streams/demo/record0.0.3"), recordsDir, { recursive: true });
+  return withWorkDir("mirrorlite-bench-fees-", async ({ recordsDir, dbFile }) => {
+    copyDemoStream(recordsDir);
     await runMirrorlite(["ingest", "--records", recordsDir, "--db", dbFile, "--log-level", "warn"]);
-    const server = await startMirrorlite(recordsDir, dbFile, await freePort());
-    try {
+    return withMirrorlite(recordsDir, dbFile, async (server) => {
       const results: BareComparison[] = [];
       for (const { name, body } of CASES) {
         const response = await fetch(`http://127.0.0.1:${server.port}${PATH}`, {
@@ -143,12 +129,8 @@ export async function benchFeeEstimate(options: FeeEstimateBenchOptions = {}): P
         }
       }
       return results;
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+    });
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -156,9 +138,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const results = await benchFeeEstimate(
     values.seconds === undefined ? {} : { seconds: Number(values.seconds) },
   );
-  for (const { name, ratio, target } of results) {
-    console.log(
-      `${name}: ratio ${ratio.toFixed(2)}, target ${target?.toFixed(2)} ${ratio >= (target ?? 0) ? "met" : "MISSED"}`,
-    );
-  }
+  printVerdicts(results);
 }

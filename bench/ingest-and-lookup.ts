@@ -15,13 +15,11 @@
  * Run alone: `node --import tsx bench/ingest-and-lookup.ts [--transactions N] [--tokens N] [--seconds S]`.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { generateBulkStream } from "../fixtures/writer/scenario/bulk.ts";
 import { type BareComparison, compareWithBare } from "./lib/load.ts";
-import { freePort, REPO, startMirrorlite } from "./lib/processes.ts";
+import { REPO } from "./lib/processes.ts";
+import { ingestGeneratedArgs, withMirrorlite, withWorkDir } from "./lib/work-dir.ts";
 
 export type IngestFigures = { transactions: number; files: number; seconds: number; applySeconds: number };
 
@@ -33,17 +31,7 @@ function timedIngest(recordsDir: string, dbFile: string): Promise<IngestFigures>
     const started = performance.now();
     const child = spawn(
       process.execPath,
-      [
-        `${REPO}bin/mirrorlite.js`,
-        "ingest",
-        "--records",
-        recordsDir,
-        "--db",
-        dbFile,
-        "--no-wait-signatures",
-        "--log-level",
-        "info",
-      ],
+      [`${REPO}bin/mirrorlite.js`, ...ingestGeneratedArgs(recordsDir, dbFile, "info")],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     let transactions = 0;
@@ -81,10 +69,7 @@ export async function benchIngestAndLookup(
   const transactions = options.transactions ?? 200_000;
   const tokens = options.tokens ?? 20_000;
   const seconds = options.seconds ?? 10;
-  const work = mkdtempSync(join(tmpdir(), "mirrorlite-bench-ingest-"));
-  const recordsDir = join(work, "record0.0.3");
-  const dbFile = join(work, "index.db");
-  try {
+  return withWorkDir("mirrorlite-bench-ingest-", async ({ recordsDir, dbFile }) => {
     const generated = generateBulkStream({
       dir: recordsDir,
       tokens,
@@ -125,9 +110,8 @@ export async function benchIngestAndLookup(
       const seconds = middleSeconds + (fresh % Math.max(1, generated.files));
       return `${seconds}.${String(fresh % 1_000_000_000).padStart(9, "0")}`;
     };
-    const server = await startMirrorlite(recordsDir, dbFile, await freePort());
     const results: LookupResult[] = [];
-    try {
+    await withMirrorlite(recordsDir, dbFile, async (server) => {
       for (const [name, paths, target] of [
         ["GET /api/v1/tokens/{id} (1000 ids)", ids.map((id) => `/api/v1/tokens/${id}`), 0.5],
         [
@@ -161,13 +145,9 @@ export async function benchIngestAndLookup(
       ] as const) {
         results.push(await compareWithBare({ port: server.port, name, paths, target, seconds }));
       }
-    } finally {
-      await server.stop();
-    }
+    });
     return { ingest, results };
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

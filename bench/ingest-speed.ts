@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { generateBulkStream } from "../fixtures/writer/scenario/bulk.ts";
 import { REPO } from "./lib/processes.ts";
+import { ingestGeneratedArgs } from "./lib/work-dir.ts";
 
 export type SpeedFigures = {
   name: string;
@@ -64,20 +65,7 @@ async function measure(name: string, recordsDir: string, transactions: number, r
   for (let round = 0; round < rounds; round++) {
     const d = await timed([`${REPO}bench/lib/decode-only.mjs`, recordsDir], work);
     const dbFile = join(work, `index-${round}.db`);
-    const i = await timed(
-      [
-        `${REPO}bin/mirrorlite.js`,
-        "ingest",
-        "--records",
-        recordsDir,
-        "--db",
-        dbFile,
-        "--no-wait-signatures",
-        "--log-level",
-        "warn",
-      ],
-      work,
-    );
+    const i = await timed([`${REPO}bin/mirrorlite.js`, ...ingestGeneratedArgs(recordsDir, dbFile)], work);
     for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
     if (d.seconds < decode.seconds) decode = d;
     if (i.seconds < ingest.seconds) ingest = i;

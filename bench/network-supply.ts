@@ -10,13 +10,11 @@
  *
  * Run alone: `node --import tsx bench/network-supply.ts [--blocks N] [--seconds S]`.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { writeBlockStream } from "./blocks.ts";
-import { type BareComparison, compareWithBare, load } from "./lib/load.ts";
-import { freePort, runMirrorlite, startMirrorlite } from "./lib/processes.ts";
+import { type BareComparison, compareWithBare, load, printVerdicts } from "./lib/load.ts";
+import { runMirrorlite } from "./lib/processes.ts";
+import { ingestGeneratedArgs, withMirrorlite, withWorkDir } from "./lib/work-dir.ts";
 
 const NANOS_PER_SECOND = 1_000_000_000n;
 
@@ -26,28 +24,15 @@ export async function benchNetworkSupply(
   const blockCount = options.blocks ?? 20_000;
   const seconds = options.seconds ?? 10;
   const connections = options.connections ?? 32;
-  const work = mkdtempSync(join(tmpdir(), "mirrorlite-bench-supply-"));
-  const recordsDir = join(work, "record0.0.3");
-  const dbFile = join(work, "index.db");
-  try {
+  return withWorkDir("mirrorlite-bench-supply-", async ({ recordsDir, dbFile }) => {
     const firstConsensusNs = 1_700_000_000n * NANOS_PER_SECOND;
     const blocks = writeBlockStream(recordsDir, {
       firstBlockNumber: 0n,
       firstConsensusNs,
       blocks: blockCount,
     });
-    await runMirrorlite([
-      "ingest",
-      "--records",
-      recordsDir,
-      "--db",
-      dbFile,
-      "--no-wait-signatures",
-      "--log-level",
-      "warn",
-    ]);
-    const server = await startMirrorlite(recordsDir, dbFile, await freePort());
-    try {
+    await runMirrorlite(ingestGeneratedArgs(recordsDir, dbFile));
+    return withMirrorlite(recordsDir, dbFile, async (server) => {
       // 10,000 instants spread over the stream, each between two transactions.
       const step = Math.max(1, Math.floor(blocks.length / 10_000));
       const instants = blocks
@@ -76,12 +61,8 @@ export async function benchNetworkSupply(
         );
       }
       return results;
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+    });
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -90,9 +71,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ...(values.blocks === undefined ? {} : { blocks: Number(values.blocks) }),
     ...(values.seconds === undefined ? {} : { seconds: Number(values.seconds) }),
   });
-  for (const { name, ratio, target } of results) {
-    console.log(
-      `${name}: ratio ${ratio.toFixed(2)}, target ${target?.toFixed(2)} ${ratio >= (target ?? 0) ? "met" : "MISSED"}`,
-    );
-  }
+  printVerdicts(results);
 }

@@ -12,26 +12,20 @@
  *
  * Run alone: `node --import tsx bench/network.ts [--seconds S]`.
  */
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { type BareComparison, compareWithBare } from "./lib/load.ts";
-import { freePort, REPO, runMirrorlite, startMirrorlite } from "./lib/processes.ts";
+import { type BareComparison, compareWithBare, printVerdicts } from "./lib/load.ts";
+import { runMirrorlite } from "./lib/processes.ts";
+import { copyDemoStream, withMirrorlite, withWorkDir } from "./lib/work-dir.ts";
 
 export type NetworkBenchOptions = { seconds?: number; connections?: number };
 
 export async function benchNetwork(options: NetworkBenchOptions = {}): Promise<BareComparison[]> {
   const seconds = options.seconds ?? 10;
   const connections = options.connections ?? 32;
-  const work = mkdtempSync(join(tmpdir(), "mirrorlite-bench-network-"));
-  const recordsDir = join(work, "record0.0.3");
-  const dbFile = join(work, "index.db");
-  try {
-    cpSync(join(REPO, "fixtures/streams/demo/record0.0.3"), recordsDir, { recursive: true });
+  return withWorkDir("mirrorlite-bench-network-", async ({ recordsDir, dbFile }) => {
+    copyDemoStream(recordsDir);
     await runMirrorlite(["ingest", "--records", recordsDir, "--db", dbFile, "--log-level", "warn"]);
-    const server = await startMirrorlite(recordsDir, dbFile, await freePort());
-    try {
+    return withMirrorlite(recordsDir, dbFile, async (server) => {
       // Distinct URLs (an ignored parameter makes each one new), so nearly every request computes its answer.
       const uncached = Array.from({ length: 50_000 }, (_, i) => `/api/v1/network/nodes?n=${i}`);
       const cases = [
@@ -52,20 +46,11 @@ export async function benchNetwork(options: NetworkBenchOptions = {}): Promise<B
         );
       }
       return results;
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+    });
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { seconds: { type: "string" } } });
-  const results = await benchNetwork(values.seconds === undefined ? {} : { seconds: Number(values.seconds) });
-  for (const { name, ratio, target } of results) {
-    const verdict =
-      target === null ? "" : `, target ${target.toFixed(2)} ${ratio >= target ? "met" : "MISSED"}`;
-    console.log(`${name}: ratio ${ratio.toFixed(2)}${verdict}`);
-  }
+  printVerdicts(await benchNetwork(values.seconds === undefined ? {} : { seconds: Number(values.seconds) }));
 }

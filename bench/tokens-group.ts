@@ -12,16 +12,16 @@
  * Run alone: `node --import tsx bench/tokens-group.ts [--holders N] [--nfts N] [--seconds S]`;
  * `--ingest-only` writes and ingests the stream and reports only the ingest throughput.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Long from "long";
 import { writeRecordFileV6 } from "../fixtures/writer/write-record-file.ts";
 import { proto } from "../src/streams/proto.ts";
 import type { RecordItem } from "../src/streams/types.ts";
-import { type BareComparison, compareWithBare } from "./lib/load.ts";
-import { freePort, runMirrorlite, startMirrorlite } from "./lib/processes.ts";
+import { type BareComparison, compareWithBare, printVerdicts } from "./lib/load.ts";
+import { runMirrorlite } from "./lib/processes.ts";
+import { ingestGeneratedArgs, withMirrorlite, withWorkDir } from "./lib/work-dir.ts";
 
 const NANOS_PER_SECOND = 1_000_000_000n;
 const HASH_BYTES = 48;
@@ -307,10 +307,7 @@ export async function benchTokensGroup(options: TokensGroupBenchOptions = {}): P
   const nfts = options.nfts ?? 2_000;
   const seconds = options.seconds ?? 10;
   const connections = options.connections ?? 32;
-  const work = mkdtempSync(join(tmpdir(), "mirrorlite-bench-tokens-"));
-  const recordsDir = join(work, "record0.0.3");
-  const dbFile = join(work, "index.db");
-  try {
+  return withWorkDir("mirrorlite-bench-tokens-", async ({ recordsDir, dbFile }) => {
     let started = Date.now();
     const stream = writeTokenStream(recordsDir, { holders, nfts });
     console.log(
@@ -318,16 +315,7 @@ export async function benchTokensGroup(options: TokensGroupBenchOptions = {}): P
         `${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     started = Date.now();
-    await runMirrorlite([
-      "ingest",
-      "--records",
-      recordsDir,
-      "--db",
-      dbFile,
-      "--no-wait-signatures",
-      "--log-level",
-      "warn",
-    ]);
+    await runMirrorlite(ingestGeneratedArgs(recordsDir, dbFile));
     const ingestSeconds = (Date.now() - started) / 1000;
     const ingest = {
       transactions: stream.transactions,
@@ -340,8 +328,7 @@ export async function benchTokensGroup(options: TokensGroupBenchOptions = {}): P
     );
     if (options.ingestOnly === true) return { ingest, results: [], uncached: null };
 
-    const server = await startMirrorlite(recordsDir, dbFile, await freePort());
-    try {
+    return withMirrorlite(recordsDir, dbFile, async (server) => {
       // Pages of distinct accounts, so that nearly every request misses the cache: the query's own speed.
       const uncached = Array.from({ length: 20_000 }, (_, i) => {
         const account = FIRST_HOLDER + BigInt((i * 7919) % Math.max(1, holders));
@@ -374,12 +361,8 @@ export async function benchTokensGroup(options: TokensGroupBenchOptions = {}): P
         results: results.filter((r) => r.target !== null),
         uncached: results.find((r) => r.target === null) ?? null,
       };
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+    });
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -400,9 +383,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`ingest: ${ingest.transactionsPerSecond.toFixed(0)} transactions/s`);
   if (uncached !== null)
     console.log(`${uncached.name}: ${uncached.subject.requestsPerSecond.toFixed(0)} req/s`);
-  for (const { name, ratio, target } of results) {
-    const verdict =
-      target === null ? "" : `, target ${target.toFixed(2)} ${ratio >= target ? "met" : "MISSED"}`;
-    console.log(`${name}: ratio ${ratio.toFixed(2)}${verdict}`);
-  }
+  printVerdicts(results);
 }

@@ -41,6 +41,11 @@ export async function load(
       },
     ],
   });
+  return toLoadResult(label, result);
+}
+
+/** The figures a bench keeps from an autocannon run. */
+export function toLoadResult(label: string, result: autocannon.Result): LoadResult {
   return {
     label,
     requestsPerSecond: result.requests.average,
@@ -109,5 +114,14 @@ export async function compareWithBare(options: {
     return { name, subject, bare: bareResult, bodyBytes, ratio, target };
   } finally {
     await bare.stop();
+  }
+}
+
+/** Prints one line per comparison, `name: ratio R, target T met|MISSED` (no verdict for a null target). */
+export function printVerdicts(results: readonly BareComparison[]): void {
+  for (const { name, ratio, target } of results) {
+    const verdict =
+      target === null ? "" : `, target ${target.toFixed(2)} ${ratio >= target ? "met" : "MISSED"}`;
+    console.log(`${name}: ratio ${ratio.toFixed(2)}${verdict}`);
   }
 }
