@@ -1,10 +1,10 @@
-import { cpSync, readdirSync } from "node:fs";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import Long from "long";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedTransaction } from "../fees/build-transaction.ts";
-import { expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
+import { copyScenarioBlocks, expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
 import { startTestService, type TestService, tempDir, waitForBlock } from "../helpers/service.ts";
 import { postEstimate } from "./fee-estimate-helpers.ts";
 
@@ -20,14 +20,7 @@ let removeDir: () => void;
 let dbPath: string;
 
 function copyBlocks(from: number, to: number): void {
-  const names = new Set(
-    ledger.blocks.slice(from, to).flatMap((b) => [b.name, b.name.replace(".rcd.gz", ".rcd_sig")]),
-  );
-  // Signatures last: a record file counts as complete once its signature exists.
-  const files = readdirSync(fixtureStream(SCENARIO))
-    .filter((f) => names.has(f))
-    .sort((a, b) => Number(a.endsWith("_sig")) - Number(b.endsWith("_sig")));
-  for (const file of files) cpSync(join(fixtureStream(SCENARIO), file), join(dir, file));
+  copyScenarioBlocks(SCENARIO, ledger, dir, from, to);
 }
 
 /** Index of the record file holding the step labelled `label`. */

@@ -1,7 +1,8 @@
-import { cpSync, mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  copyScenarioBlocks,
   type ExpectedLedger,
   expectedLedger,
   fixtureStream,
@@ -68,12 +69,7 @@ async function serviceOnPrefix(scenario: string, of: ExpectedLedger, blocks: num
   cleanups.push(temp.remove);
   const dir = join(temp.dir, "record0.0.3");
   mkdirSync(dir);
-  const names = new Set(
-    of.blocks.slice(0, blocks).flatMap((b) => [b.name, b.name.replace(".rcd.gz", ".rcd_sig")]),
-  );
-  for (const file of readdirSync(fixtureStream(scenario))) {
-    if (names.has(file)) cpSync(join(fixtureStream(scenario), file), join(dir, file));
-  }
+  copyScenarioBlocks(scenario, of, dir, 0, blocks);
   const partial = await startTestService({ recordsDir: dir });
   cleanups.push(() => partial.stop());
   await partial.ingest.settled;

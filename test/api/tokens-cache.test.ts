@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import type { Server } from "node:http";
 import { join } from "node:path";
 import express from "express";
@@ -13,7 +13,7 @@ import { listen } from "../../src/api/server.ts";
 import { parseCommand } from "../../src/cli/args.ts";
 import { type RunningService, startService } from "../../src/cli/serve.ts";
 import { createLogger } from "../../src/log.ts";
-import { type ExpectedLedger, expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
+import { copyScenarioBlocks, type ExpectedLedger, expectedLedger } from "../helpers/fixtures.ts";
 import { validateResponse } from "../helpers/openapi.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
 import { startTestService, type TestService, tempDir, waitForBlock } from "../helpers/service.ts";
@@ -300,14 +300,7 @@ describe("the list cache in the running service", () => {
 
   /** Copies record files [from, to) of the scenario (and their signatures) into the watched folder. */
   function copyBlocks(from: number, to: number): void {
-    const names = new Set(
-      ledger.blocks.slice(from, to).flatMap((b) => [b.name, b.name.replace(".rcd.gz", ".rcd_sig")]),
-    );
-    // Signatures last: a record file counts as complete once its signature exists.
-    const files = readdirSync(fixtureStream(SCENARIO))
-      .filter((f) => names.has(f))
-      .sort((a, b) => Number(a.endsWith("_sig")) - Number(b.endsWith("_sig")));
-    for (const file of files) cpSync(join(fixtureStream(SCENARIO), file), join(dir, file));
+    copyScenarioBlocks(SCENARIO, ledger, dir, from, to);
   }
 
   it("refreshes a list within a second of new data, while a single NFT is read fresh at once", async () => {
@@ -362,7 +355,7 @@ describe("--list-cache-ms", () => {
     cleanups.push(temp.remove);
     const dir = join(temp.dir, "record0.0.3");
     mkdirSync(dir);
-    copyScenarioBlocks(ledger, dir, 0, ledger.blocks.length - 1);
+    copyScenarioBlocks(SCENARIO, ledger, dir, 0, ledger.blocks.length - 1);
     const command = parseCommand(
       [
         "serve",
@@ -403,7 +396,7 @@ describe("--list-cache-ms", () => {
       expect((await serials(base)).serials).toEqual([]);
     // The last record file moves serials 3, 11 and 29 to h06.
     for (const { service, dir } of [patient, eager]) {
-      copyScenarioBlocks(ledger, dir, ledger.blocks.length - 1, ledger.blocks.length);
+      copyScenarioBlocks(SCENARIO, ledger, dir, ledger.blocks.length - 1, ledger.blocks.length);
       await waitForBlock(service, BigInt(ledger.blocks.at(-1)!.number));
     }
     expect(await serials(eager.base)).toEqual({ cacheControl: "public, max-age=1", serials: [29, 11, 3] });
@@ -411,14 +404,3 @@ describe("--list-cache-ms", () => {
     expect(await serials(patient.base)).toEqual({ cacheControl: "public, max-age=60", serials: [] });
   });
 });
-
-/** Copies record files [from, to) of the scenario (and their signatures, last) into `dir`. */
-function copyScenarioBlocks(ledger: ExpectedLedger, dir: string, from: number, to: number): void {
-  const names = new Set(
-    ledger.blocks.slice(from, to).flatMap((b) => [b.name, b.name.replace(".rcd.gz", ".rcd_sig")]),
-  );
-  const files = readdirSync(fixtureStream(SCENARIO))
-    .filter((f) => names.has(f))
-    .sort((a, b) => Number(a.endsWith("_sig")) - Number(b.endsWith("_sig")));
-  for (const file of files) cpSync(join(fixtureStream(SCENARIO), file), join(dir, file));
-}

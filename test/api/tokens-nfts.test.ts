@@ -1,7 +1,13 @@
-import { cpSync, mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ExpectedLedger, expectedLedger, fixtureStream, stepTime } from "../helpers/fixtures.ts";
+import {
+  copyScenarioBlocks,
+  type ExpectedLedger,
+  expectedLedger,
+  fixtureStream,
+  stepTime,
+} from "../helpers/fixtures.ts";
 import { validateResponse } from "../helpers/openapi.ts";
 import { copyStream, startTestService, type TestService, tempDir } from "../helpers/service.ts";
 
@@ -415,12 +421,7 @@ describe("NFTs whose mint this mirror never saw", () => {
     cleanups.push(temp.remove);
     const dir = join(temp.dir, "record0.0.3");
     mkdirSync(dir);
-    const names = new Set(
-      ledger.blocks.slice(mintBlock + 1).flatMap((b) => [b.name, b.name.replace(".rcd.gz", ".rcd_sig")]),
-    );
-    for (const file of readdirSync(fixtureStream("accounts-and-nfts"))) {
-      if (names.has(file)) cpSync(join(fixtureStream("accounts-and-nfts"), file), join(dir, file));
-    }
+    copyScenarioBlocks("accounts-and-nfts", ledger, dir, mintBlock + 1);
     const partial = await startTestService({ recordsDir: dir });
     cleanups.push(() => partial.stop());
     await partial.ingest.settled;

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { copyStream, FIXTURE_STREAMS, startTestService, type TestService } from "./service.ts";
@@ -56,6 +56,26 @@ export function fixtureStream(name: string): string {
 
 export function expectedLedger(name: string): ExpectedLedger {
   return JSON.parse(readFileSync(join(FIXTURE_STREAMS, name, "expected.json"), "utf8")) as ExpectedLedger;
+}
+
+/**
+ * Copies record files [from, to) of a scenario's stream (`to` omitted: to the end), with their signatures, into
+ * `dir`. Signatures go last: a watcher counts a record file as complete once its signature exists.
+ */
+export function copyScenarioBlocks(
+  scenario: string,
+  ledger: ExpectedLedger,
+  dir: string,
+  from: number,
+  to?: number,
+): void {
+  const names = new Set(
+    ledger.blocks.slice(from, to).flatMap((b) => [b.name, b.name.replace(".rcd.gz", ".rcd_sig")]),
+  );
+  const files = readdirSync(fixtureStream(scenario))
+    .filter((f) => names.has(f))
+    .sort((a, b) => Number(a.endsWith("_sig")) - Number(b.endsWith("_sig")));
+  for (const file of files) cpSync(join(fixtureStream(scenario), file), join(dir, file));
 }
 
 /** The consensus timestamp of the step with this label. */
