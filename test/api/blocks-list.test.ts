@@ -3,11 +3,11 @@
  * cases of the mirror node's `rest/__tests__/specs/blocks/*.json` rebuilt on blocks 16..21, paging, the
  * limit cap, and every kind of 400.
  */
-import { request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type WrittenBlock, writeBlockStream } from "../../bench/blocks.ts";
 import { validateResponse } from "../helpers/openapi.ts";
+import { type RawResponse, rawRequest } from "../helpers/raw-http.ts";
 import { startTestService, type TestResponse, type TestService, tempDir } from "../helpers/service.ts";
 
 const FIRST_NS = 1_676_540_001_234_390_000n;
@@ -68,23 +68,8 @@ function expectedBlock(block: WrittenBlock) {
  * A GET with exactly these headers. (`fetch` turns a conditional request into `Cache-Control: no-cache`,
  * which makes servers answer it in full.)
  */
-function rawGet(
-  service: TestService,
-  path: string,
-  headers: Record<string, string>,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${service.baseUrl}${path}`, { headers }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        body += chunk;
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
+function rawGet(service: TestService, path: string, headers: Record<string, string>): Promise<RawResponse> {
+  return rawRequest(`${service.baseUrl}${path}`, { headers });
 }
 
 async function serveStream(

@@ -3,7 +3,6 @@
  * cases of `rest/__tests__/specs/blocks/{id}/*.json` on generated blocks), and the hash-prefix query on its
  * own, including a prefix that names two blocks.
  */
-import { request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type WrittenBlock, writeBlockStream } from "../../bench/blocks.ts";
@@ -11,29 +10,15 @@ import { createBlockQueries } from "../../src/store/blocks.ts";
 import { openWriter } from "../../src/store/db.ts";
 import { createWriteStore } from "../../src/store/write-store.ts";
 import { validateResponse } from "../helpers/openapi.ts";
+import { type RawResponse, rawRequest } from "../helpers/raw-http.ts";
 import { startTestService, type TestResponse, type TestService, tempDir } from "../helpers/service.ts";
 
 /**
  * A GET with exactly these headers. (`fetch` turns a conditional request into `Cache-Control: no-cache`,
  * which makes servers answer it in full.)
  */
-function rawGet(
-  service: TestService,
-  path: string,
-  headers: Record<string, string>,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${service.baseUrl}${path}`, { headers }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        body += chunk;
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
+function rawGet(service: TestService, path: string, headers: Record<string, string>): Promise<RawResponse> {
+  return rawRequest(`${service.baseUrl}${path}`, { headers });
 }
 
 describe("GET /api/v1/blocks/{hashOrNumber}", () => {

@@ -3,10 +3,10 @@
  * updates and appends (an empty update skipped, unparsable versions falling back, bytes that never parse
  * answering 404), the current/next switch around expiry, stake fractions, and every error text.
  */
-import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { shiftTimestamp, stepTime, useScenario } from "../helpers/fixtures.ts";
 import { compileResponseValidator, validateResponse } from "../helpers/openapi.ts";
+import { rawRequest } from "../helpers/raw-http.ts";
 import type { TestResponse } from "../helpers/service.ts";
 
 const scenario = useScenario("network");
@@ -20,23 +20,11 @@ async function get(path: string): Promise<TestResponse> {
 }
 
 /** A conditional GET over plain node:http (fetch marks conditional requests `Cache-Control: no-cache`). */
-function conditionalGet(path: string, etag: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${scenario.service.baseUrl}${path}`,
-      { headers: { "If-None-Match": etag } },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          body += chunk;
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on("error", reject);
-    req.end();
+async function conditionalGet(path: string, etag: string): Promise<{ status: number; body: string }> {
+  const { status, body } = await rawRequest(`${scenario.service.baseUrl}${path}`, {
+    headers: { "If-None-Match": etag },
   });
+  return { status, body };
 }
 
 function detailOf(response: TestResponse): unknown {

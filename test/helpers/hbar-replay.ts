@@ -12,7 +12,11 @@ export type HbarMove = { consensusNs: bigint; amounts: Array<[accountNum: bigint
 
 const TOTAL = 5_000_000_000_000_000_000n;
 
-/** Upstream's default unreleased supply ranges, written out here independently of src/. */
+/**
+ * Upstream's default unreleased supply ranges, written out here on purpose rather than imported from
+ * src/store/unreleased-supply.ts: this file is the supply tests' independent oracle, so a wrong range there
+ * fails the tests instead of being copied into the expectation.
+ */
 const UNRELEASED: Array<[bigint, bigint]> = [
   [2n, 2n],
   [42n, 42n],
