@@ -7,7 +7,8 @@ import type { WriteStore } from "../store/write-store.ts";
 import { type ChainTip, checkChain, nextBlockNumber } from "../streams/chain.ts";
 import { readRecordFile } from "../streams/read-record-file.ts";
 import type { RecordFile } from "../streams/types.ts";
-import { AbandonedError, type AppliedFile, DecodeError, writeRecordFile } from "./apply.ts";
+import { AbandonedError, type AppliedFile, writeRecordFile } from "./apply.ts";
+import { DecodeError } from "./decode.ts";
 import { type DirEntry, isRecordFile, readyRecordFiles, signatureNameOf, streamOrderKey } from "./files.ts";
 
 /** Checks a record file against its signature file before it is applied (see `--verify-signatures`). */
@@ -20,8 +21,11 @@ export type IngestorOptions = {
   log: Logger;
   checkSignature?: SignatureCheck | null;
   onCommitted?: (applied: AppliedFile, durationMs: number) => void;
-  /** Told which record files a pass is about to apply, in order (progress reports). */
-  onPlanned?: (names: readonly string[]) => void;
+  /**
+   * Told which record files a pass is about to apply, in order, and how many record files after the tip the same
+   * look at the folder found (those a first look found too recent to take are left all the same): progress.
+   */
+  onPlanned?: (names: readonly string[], pending: number) => void;
   /**
    * Asked before each file and every few transactions: true abandons the pass (a file being applied rolls
    * back with AbandonedError, so the index still ends at a whole file).
@@ -182,22 +186,25 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     return committed;
   }
 
+  /** Record files among `names` that come after the tip. */
+  function countPending(names: readonly string[]): number {
+    const after = tip === null ? null : streamOrderKey(tip.name);
+    return names.filter((name) => isRecordFile(name) && (after === null || streamOrderKey(name) > after))
+      .length;
+  }
+
   return {
     ingestReady() {
-      const names = ready(listDir()).map((entry) => entry.name);
+      const entries = listDir();
+      const names = ready(entries).map((entry) => entry.name);
       const applied: AppliedFile[] = [];
-      if (names.length > 0) options.onPlanned?.(names);
+      if (names.length > 0) options.onPlanned?.(names, countPending(entries.map((entry) => entry.name)));
       while (applied.length < names.length && !options.shouldStop?.()) {
         applied.push(...applyGroup(names, applied.length));
       }
       return applied;
     },
-    pendingFiles() {
-      const after = tip === null ? null : streamOrderKey(tip.name);
-      return readdirSync(dir).filter(
-        (name) => isRecordFile(name) && (after === null || streamOrderKey(name) > after),
-      ).length;
-    },
+    pendingFiles: () => countPending(readdirSync(dir)),
     tip: () => tip,
   };
 }

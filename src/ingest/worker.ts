@@ -73,12 +73,9 @@ const ingestor = createIngestor({
   log,
   checkSignature: data.addressBookPath ? loadSignatureCheck(data.addressBookPath, data.recordsDir) : null,
   shouldStop: stopRequested,
-  onPlanned: (names) => {
+  onPlanned: (names, pending) => {
     newestPlanned = names.at(-1) ?? newestPlanned;
-    // Files left counts every record file on disk after the tip, also those a first look found too recent to
-    // take yet (without signatures a file must be quiet for a while): they are left all the same.
-    const left = Math.max(names.length, ingestor.pendingFiles());
-    if (newestPlanned !== null) post({ type: "planned", files: left, newest: newestPlanned });
+    if (newestPlanned !== null) post({ type: "planned", files: pending, newest: newestPlanned });
   },
   beforeFirstFile: (file, blockNumber) => snapshots.beforeFirstFile(file, blockNumber),
   onCommitted: (applied, durationMs) => {
