@@ -88,9 +88,7 @@ export function createApp(deps: AppDeps): App {
   const generation = () => status().lastBlock;
   const routes = apiRoutes(store, { log, generation });
   const metrics = deps.metrics;
-  const observe =
-    deps.observe ??
-    (metrics === undefined ? undefined : (e: RequestObservation) => metrics.observeRequest(e));
+  const observe = deps.observe ?? (metrics === undefined ? undefined : (e) => metrics.observeRequest(e));
   const cache = createResponseCache(deps.cache);
   const listener = createFront({
     routes,

@@ -18,31 +18,6 @@ export type AppliedFile = {
 const BLOOM_BYTES = 256;
 
 /**
- * Applies one record file as one SQLite transaction: its transactions and every state change they cause, its
- * block row, and the resume cursor. Either all of it commits or none of it does.
- */
-export function applyRecordFile(
-  store: WriteStore,
-  file: RecordFile,
-  blockNumber: bigint,
-  shouldStop?: () => boolean,
-): AppliedFile {
-  let applied: AppliedFile | undefined;
-  const applyAll = store.db.transaction(() => {
-    applied = writeRecordFile(store, file, blockNumber, shouldStop);
-    store.flush();
-  });
-  try {
-    applyAll();
-  } catch (error) {
-    // The transaction rolled back: what the store cached or held back for this file never happened.
-    store.reset();
-    throw error;
-  }
-  return applied!;
-}
-
-/**
  * Writes one record file (rows, block row, cursor) inside a transaction the caller holds. The store may hold
  * rows back: the caller calls `store.flush()` before it commits. When this throws, the caller must roll the
  * transaction back and `store.reset()`. `shouldStop` is asked every 64 transactions: true throws AbandonedError
@@ -137,5 +112,3 @@ export class AbandonedError extends Error {
     super(`abandoned ${file} to stop`);
   }
 }
-
-export { DecodeError };

@@ -1,16 +1,8 @@
 import { statSync } from "node:fs";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { RequestObservation } from "../api/front.ts";
 import type { IngestService } from "../ingest/service.ts";
 import { secondsBehind } from "./stream-lag.ts";
-
-/** One answered HTTP request, as the HTTP front reports it (route is a template: bounded cardinality). */
-export type RequestObservation = {
-  route: string;
-  method: string;
-  status: number;
-  seconds: number;
-  cache: "hit" | "miss" | "none";
-};
 
 export type Metrics = {
   /** Counts one answered request; call once per response. */

@@ -1,5 +1,3 @@
-import type { Db } from "./db.ts";
-
 /** The greatest int64: "as of now" for queries that take an instant. */
 export const NOW = 9223372036854775807n;
 
@@ -15,17 +13,4 @@ export const CURRENT: AsOf = { atNs: NOW, inclusive: true };
 /** The last nanosecond an `AsOf` includes. */
 export function upperBoundNs(asOf: AsOf): bigint {
   return asOf.inclusive ? asOf.atNs : asOf.atNs - 1n;
-}
-
-/**
- * A prepared "version of X as of T" lookup for a versioned table keyed by `keyColumns`: one seek on the
- * (key, valid_from) primary key.
- */
-export function versionAt<Row>(db: Db, table: string, keyColumns: readonly string[], columns = "*") {
-  const where = keyColumns.map((c) => `${c} = ?`).join(" AND ");
-  const statement = db.prepare(
-    `SELECT ${columns} FROM ${table} WHERE ${where} AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1`,
-  );
-  return (key: readonly unknown[], asOf: AsOf): Row | undefined =>
-    statement.get(...key, upperBoundNs(asOf)) as Row | undefined;
 }
