@@ -1,5 +1,5 @@
 /** Java `long` arithmetic as the fee library uses it: sums and products saturate at 2^63-1 instead of wrapping. */
-export const MAX_INT64 = 9223372036854775807n;
+import { MAX_INT64 } from "../int64.ts";
 
 export function clampedAdd(a: bigint, b: bigint): bigint {
   const sum = a + b;

@@ -1,3 +1,4 @@
+import { MAX_INT64 } from "../int64.ts";
 import {
   type Condition,
   createStatementCache,
@@ -106,8 +107,6 @@ export function createBalanceQueries(
   };
 }
 
-const MAX_INSTANT = 9223372036854775807n;
-
 /**
  * The instant a historical balances request is answered at, or null when there is none. The conditions are
  * read as the mirror node reads them (`eq` as `lte`; `gt`/`lt` exclusive; `ne` excludes one instant); the
@@ -121,7 +120,7 @@ export function balanceInstant(
 ): bigint | null {
   if (latestNs === null) return null;
   let lower = 0n;
-  let upper = MAX_INSTANT;
+  let upper = MAX_INT64;
   const excluded = new Set<bigint>();
   for (const { op, value } of conditions) {
     if (op === "gt" && value + 1n > lower) lower = value + 1n;

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { LRUCache } from "lru-cache";
+import { MAX_INT64 } from "../int64.ts";
 import type { Db } from "./db.ts";
 
 /** A comparison operator of the REST filters, as the store understands it. */
@@ -9,8 +10,6 @@ export type Op = "eq" | "ne" | "lt" | "lte" | "gt" | "gte";
 export type Condition<V> = { readonly op: Op; readonly value: V };
 
 export type Order = "asc" | "desc";
-
-const INT64_MAX = 9223372036854775807n;
 
 const SQL_OPERATORS: Readonly<Record<Op, string>> = {
   eq: "=",
@@ -44,7 +43,7 @@ export class WhereBuilder {
     for (const { op, value } of conditions) {
       this.add(
         `${column} ${SQL_OPERATORS[op]} ?`,
-        typeof value === "bigint" && value > INT64_MAX ? INT64_MAX : value,
+        typeof value === "bigint" && value > MAX_INT64 ? MAX_INT64 : value,
       );
     }
     return this;

@@ -1,5 +1,7 @@
+import { MAX_INT64 } from "../int64.ts";
+
 /** The greatest int64: "as of now" for queries that take an instant. */
-export const NOW = 9223372036854775807n;
+export const NOW = MAX_INT64;
 
 /**
  * An instant bound: the version valid at T is the newest one that started at or before T (`lte`), or strictly

@@ -13,6 +13,7 @@
  */
 import { gunzipSync } from "node:zlib";
 import { encodeEntityId, entityIdOf } from "../ids.ts";
+import { MAX_INT64 } from "../int64.ts";
 import { timestampToNs } from "../time.ts";
 import { toBigInt } from "./long.ts";
 import { proto } from "./proto.ts";
@@ -36,7 +37,6 @@ export type BalanceSnapshot = {
 export class BalanceFileError extends Error {}
 
 const BALANCE_FILE = /_Balances\.(csv|pb|pb\.gz)$/;
-const MAX_INT64 = (1n << 63n) - 1n;
 
 /** Whether a file name is an account balance snapshot (signature files and others are not). */
 export function isBalanceFileName(name: string): boolean {

@@ -10,8 +10,9 @@
  * `limit` defaults to 10 and is capped at 25; `order` is `asc` (default) or `desc` in any case.
  */
 import { encodeEntityId, MAX_NUM, MAX_REALM, MAX_SHARD } from "../../ids.ts";
+import { MAX_INT64 } from "../../int64.ts";
 import { javaBadRequest, javaBindingErrors } from "./errors.ts";
-import { MAX_INT64, type Order, parseJavaInt, parseOrder, readSingle } from "./params.ts";
+import { type Order, parseJavaInt, parseOrder, readSingle } from "./params.ts";
 import type { JavaQuery } from "./query.ts";
 
 export const DEFAULT_NODES_LIMIT = 10;

@@ -12,13 +12,12 @@
  *
  * Everywhere: unknown parameters are ignored, and a blank value counts as absent (the default applies).
  */
+
+import { MAX_INT64 } from "../../int64.ts";
 import { failedToConvert, javaBadRequest } from "./errors.ts";
 import type { JavaQuery } from "./query.ts";
 
 export type Order = "asc" | "desc";
-
-/** The greatest int64, upstream's "no upper bound". */
-export const MAX_INT64 = 9223372036854775807n;
 
 /**
  * Inclusive nanosecond bounds from `timestamp` parameters: `lowerNs ≤ t ≤ upperNs`. Without a lower bound
@@ -189,12 +188,4 @@ export function parseJavaInt(value: string): number | null {
   if (!/^[+-]?\d{1,10}$/.test(trimmed)) return null;
   const n = Number(trimmed);
   return n >= -(2 ** 31) && n < 2 ** 31 ? n : null;
-}
-
-/** A Java `long` in decimal; null when it is not one. */
-export function parseJavaLong(value: string): bigint | null {
-  const trimmed = value.trim();
-  if (!/^[+-]?\d{1,19}$/.test(trimmed)) return null;
-  const n = BigInt(trimmed);
-  return n >= -MAX_INT64 - 1n && n <= MAX_INT64 ? n : null;
 }

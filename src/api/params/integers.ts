@@ -3,7 +3,9 @@
  * int64) and `isHexPositiveInt` (a `0x` number read with JavaScript's `parseInt`, quirks included).
  */
 
-export const MAX_LONG = (1n << 63n) - 1n;
+import { MAX_INT64 } from "../../int64.ts";
+
+export const MAX_LONG = MAX_INT64;
 
 const POSITIVE_LONG = /^\d{1,19}$/;
 

@@ -1,13 +1,8 @@
+import { MAX_INT64 } from "../../int64.ts";
 import type { ReadStore } from "../../store/read-store.ts";
 import { TOTAL_SUPPLY_TINYBARS } from "../../store/unreleased-supply.ts";
 import { formatTimestamp } from "../../time.ts";
-import {
-  javaNotFound,
-  MAX_INT64,
-  parseJavaQuery,
-  readChoiceParam,
-  readTimestampBounds,
-} from "../java/index.ts";
+import { javaNotFound, parseJavaQuery, readChoiceParam, readTimestampBounds } from "../java/index.ts";
 import { toJson } from "../json.ts";
 import { NETWORK_MAX_AGE } from "./network.ts";
 import { javaAnswer, type RouteAnswer, type RouteDef } from "./route-table.ts";

@@ -5,13 +5,13 @@
  * exactly (by URL and generation); errors are never kept.
  */
 import { encodeEntityId, formatEntityId } from "../../ids.ts";
+import { MAX_INT64 } from "../../int64.ts";
 import type { ReadStore } from "../../store/read-store.ts";
 import { parseExchangeRateSet, parseFeeSchedule } from "../../streams/system-file-contents.ts";
 import {
   convertTimestamps,
   javaNextLink,
   javaNotFound,
-  MAX_INT64,
   parseJavaQuery,
   readNetworkNodesRequest,
   readOrderParam,

@@ -3,7 +3,6 @@ import {
   JavaHttpError,
   javaErrorBody,
   javaMethodNotAllowed,
-  MAX_INT64,
   parseJavaQuery,
   parseJavaTimestamp,
   readChoiceParam,
@@ -12,6 +11,7 @@ import {
   readSingle,
   readTimestampBounds,
 } from "../../../src/api/java/index.ts";
+import { MAX_INT64 } from "../../../src/int64.ts";
 
 /** The detail of the JavaHttpError `fn` throws. */
 function detailOf(fn: () => unknown): string | undefined {
