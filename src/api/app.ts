@@ -15,7 +15,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { networkRoutes } from "./routes/network.ts";
 import { networkSupplyRoutes } from "./routes/network-supply.ts";
 import { nftRoutes } from "./routes/nfts.ts";
-import type { RouteDef } from "./routes/route-table.ts";
+import { fromHandler, type RouteDef } from "./routes/route-table.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 
@@ -62,7 +62,7 @@ export function apiRoutes(
     ...blockRoutes(store),
     ...networkRoutes(store, estimateFees),
     ...networkSupplyRoutes(store),
-  ];
+  ].map(fromHandler);
 }
 
 /**
@@ -92,6 +92,7 @@ export function createApp(deps: AppDeps): App {
   const cache = createResponseCache(deps.cache);
   const listener = createFront({
     routes,
+    store,
     cache,
     generation,
     listStaleMs: deps.listCacheMaxStaleMs ?? 1000,

@@ -15,6 +15,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "../log.ts";
+import type { ReadStore } from "../store/read-store.ts";
 import {
   CORS_HEADER,
   JSON_CONTENT_TYPE,
@@ -52,6 +53,8 @@ export const UNMATCHED_ROUTE = "unmatched";
 
 export type FrontDeps = {
   routes: readonly RouteDef[];
+  /** What routes' `answer` reads. */
+  store: ReadStore;
   cache: ResponseCache;
   /** Changes whenever newly indexed data becomes visible to readers (the last committed block). */
   generation: () => unknown;
@@ -67,7 +70,7 @@ export type FrontDeps = {
 };
 
 export function createFront(deps: FrontDeps): RequestListener {
-  const { routes, cache, generation, listStaleMs, fallback, log, observe } = deps;
+  const { routes, store, cache, generation, listStaleMs, fallback, log, observe } = deps;
   const now = deps.now ?? (() => performance.now());
   const match = createRouteMatcher(routes);
   const staleSeconds = Math.ceil(listStaleMs / 1000);
@@ -128,7 +131,8 @@ export function createFront(deps: FrontDeps): RequestListener {
         return;
       }
     }
-    const answer = route.handle({ url, params });
+    const request = { url, params };
+    const answer = route.answer(store, route.parse(request), request);
     const java = route.style === "java";
     const rendered = renderResponse(
       answer.status,

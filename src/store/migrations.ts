@@ -1,14 +1,25 @@
 import type { Db } from "./db.ts";
+import { ACCOUNT_RELATIONS_MIGRATIONS } from "./migrations/account-relations.ts";
+import { ACCOUNTS_MIGRATIONS } from "./migrations/accounts.ts";
+import { BLOCK_STREAMS_MIGRATIONS } from "./migrations/block-streams.ts";
+import { HARDENING_MIGRATIONS } from "./migrations/hardening.ts";
+import { READ_PATH_MIGRATIONS } from "./migrations/read-path.ts";
+import { TOPIC_MESSAGES_MIGRATIONS } from "./migrations/topic-messages.ts";
+import { TRANSACTIONS_MIGRATIONS } from "./migrations/transactions.ts";
+
+/** A migration: its key (applied in key order, once) and its SQL. */
+export type Migration = readonly [key: string, sql: string];
 
 /**
  * Append-only schema migrations, applied in key order inside one transaction each. Never edit a migration that
- * has shipped: add a new one.
+ * has shipped: add a new one. The first ones are here; later groups keep theirs in `migrations/<group>.ts`, each
+ * group with a range of keys of its own, so that groups written side by side never collide.
  *
  * Conventions: entity ids are the mirror node's encoded int64 (shard << 54 | realm << 38 | num); every
  * timestamp is int64 nanoseconds since the epoch; versioned things carry `[valid_from, valid_to)` with
  * `valid_to` NULL on the current version; keys are protobuf `Key` bytes.
  */
-const migrations: ReadonlyArray<readonly [string, string]> = [
+const CORE_MIGRATIONS: readonly Migration[] = [
   [
     "0001-core",
     `
@@ -346,6 +357,18 @@ const migrations: ReadonlyArray<readonly [string, string]> = [
   ],
 ];
 
+/** Every migration, in the order applied. */
+export const MIGRATIONS: readonly Migration[] = [
+  ...CORE_MIGRATIONS,
+  ...TRANSACTIONS_MIGRATIONS,
+  ...TOPIC_MESSAGES_MIGRATIONS,
+  ...ACCOUNTS_MIGRATIONS,
+  ...ACCOUNT_RELATIONS_MIGRATIONS,
+  ...BLOCK_STREAMS_MIGRATIONS,
+  ...HARDENING_MIGRATIONS,
+  ...READ_PATH_MIGRATIONS,
+].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
 export function migrate(db: Db): void {
   db.exec("CREATE TABLE IF NOT EXISTS schema_migration (key TEXT PRIMARY KEY, applied_ns INTEGER NOT NULL)");
   const applied = new Set(
@@ -356,7 +379,7 @@ export function migrate(db: Db): void {
       .map((k) => String(k)),
   );
   const record = db.prepare("INSERT INTO schema_migration (key, applied_ns) VALUES (?, ?)");
-  for (const [key, sql] of migrations) {
+  for (const [key, sql] of MIGRATIONS) {
     if (applied.has(key)) continue;
     db.transaction(() => {
       db.exec(sql);

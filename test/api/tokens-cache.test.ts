@@ -8,11 +8,12 @@ import { createResponseCache } from "../../src/api/cache.ts";
 import { createFront, type RequestObservation } from "../../src/api/front.ts";
 import { HttpError } from "../../src/api/http-errors.ts";
 import { javaBadRequest } from "../../src/api/java/index.ts";
-import { javaAnswer, jsonAnswer, type RouteDef } from "../../src/api/routes/route-table.ts";
+import { defineRoute, javaAnswer, jsonAnswer, type RouteDef } from "../../src/api/routes/route-table.ts";
 import { listen } from "../../src/api/server.ts";
 import { parseCommand } from "../../src/cli/args.ts";
 import { type RunningService, startService } from "../../src/cli/serve.ts";
 import { createLogger } from "../../src/log.ts";
+import type { ReadStore } from "../../src/store/read-store.ts";
 import { copyScenarioBlocks, type ExpectedLedger, expectedLedger } from "../helpers/fixtures.ts";
 import { validateResponse } from "../helpers/openapi.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
@@ -38,12 +39,15 @@ describe("the front and its response cache on their own", () => {
   beforeAll(async () => {
     const log = pino({ level: "error" }, { write: (line: string) => logged.push(line) });
     const routes: RouteDef[] = [
-      {
+      defineRoute({
         template: "/api/v1/things",
         caching: "stale-ok",
         maxAge: 10,
-        handle: () => {
+        parse: () => {
           if (failing === "parameter") throw new HttpError(400, ["Invalid parameter: limit"]);
+          return null;
+        },
+        answer: () => {
           if (failing === "crash") throw new TypeError("a bug");
           computed++;
           return jsonAnswer({
@@ -51,13 +55,14 @@ describe("the front and its response cache on their own", () => {
             links: { next: computed % 2 === 0 ? "/api/v1/things?x=1" : null },
           });
         },
-      },
-      {
+      }),
+      defineRoute({
         template: "/api/v1/things/{id}",
         caching: "exact",
         maxAge: 5,
-        handle: ({ params }) => jsonAnswer({ id: params.id, n: ++computed }),
-      },
+        parse: ({ params }) => params.id,
+        answer: (_store, id) => jsonAnswer({ id, n: ++computed }),
+      }),
     ];
     const fallback = express();
     fallback.get("/other", (_req, res) => {
@@ -65,6 +70,8 @@ describe("the front and its response cache on their own", () => {
     });
     const listener = createFront({
       routes,
+      // These routes read no index.
+      store: {} as ReadStore,
       cache,
       generation: () => generation,
       listStaleMs: 1000,
@@ -200,13 +207,16 @@ describe("the front's Java-style routes on their own", () => {
   beforeAll(async () => {
     const log = pino({ level: "error" }, { write: (line: string) => logged.push(line) });
     const routes: RouteDef[] = [
-      {
+      defineRoute({
         template: "/api/v1/network/thing",
         caching: "exact",
         maxAge: 60,
         style: "java",
-        handle: () => {
+        parse: () => {
           if (failing === "parameter") throw javaBadRequest("Failed to convert 'timestamp'");
+          return null;
+        },
+        answer: () => {
           if (failing === "crash") throw new TypeError("a java bug");
           computed++;
           return javaAnswer(JSON.stringify({ thing: true }));
@@ -218,10 +228,12 @@ describe("the front's Java-style routes on their own", () => {
           }
           throw new RangeError("a post bug");
         },
-      },
+      }),
     ];
     const listener = createFront({
       routes,
+      // These routes read no index.
+      store: {} as ReadStore,
       cache: createResponseCache(),
       generation: () => 1,
       listStaleMs: 1000,

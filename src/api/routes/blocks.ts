@@ -18,7 +18,7 @@ import {
   unwrapParams,
 } from "../params/index.ts";
 import { blockJson } from "../views/block.ts";
-import type { RouteAnswer, RouteDef } from "./route-table.ts";
+import type { HandlerRouteDef, RouteAnswer } from "./route-table.ts";
 
 /** Cache lifetimes of the public mirror node's block routes. */
 const LIST_MAX_AGE = 1;
@@ -110,7 +110,7 @@ export function createBlockResponder(store: ReadStore, options: BlockRouteOption
 }
 
 /** The blocks group's routes: the list is cached as a list, a block lookup while no newer block arrived. */
-export function blockRoutes(store: ReadStore, options: BlockRouteOptions = {}): RouteDef[] {
+export function blockRoutes(store: ReadStore, options: BlockRouteOptions = {}): HandlerRouteDef[] {
   const responder = createBlockResponder(store, options);
   return [
     {

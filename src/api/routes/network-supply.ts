@@ -5,7 +5,7 @@ import { formatTimestamp } from "../../time.ts";
 import { javaNotFound, parseJavaQuery, readChoiceParam, readTimestampBounds } from "../java/index.ts";
 import { toJson } from "../json.ts";
 import { NETWORK_MAX_AGE } from "./network.ts";
-import { javaAnswer, type RouteAnswer, type RouteDef } from "./route-table.ts";
+import { type HandlerRouteDef, javaAnswer, type RouteAnswer } from "./route-table.ts";
 
 const PATH = "/api/v1/network/supply";
 const TEXT_TYPE = "text/plain;charset=UTF-8";
@@ -39,7 +39,7 @@ export function answerSupply(store: ReadStore, url: string): RouteAnswer {
  * The supply route of the front's table. Its answer changes only when a record file (or a balance snapshot,
  * before the first file) is applied, so keeping it by URL and generation keeps it exact at `timestamp`.
  */
-export function networkSupplyRoutes(store: ReadStore): RouteDef[] {
+export function networkSupplyRoutes(store: ReadStore): HandlerRouteDef[] {
   return [
     {
       template: PATH,

@@ -20,7 +20,7 @@ import {
 } from "../java/index.ts";
 import { toJson } from "../json.ts";
 import { exchangeRateView, networkFeesView, networkNodeView, networkStakeJson } from "../views/network.ts";
-import { javaAnswer, type PostHandler, type RouteAnswer, type RouteDef } from "./route-table.ts";
+import { type HandlerRouteDef, javaAnswer, type PostHandler, type RouteAnswer } from "./route-table.ts";
 
 export const FEE_SCHEDULE_FILE = encodeEntityId(0n, 0n, 111n);
 export const EXCHANGE_RATE_FILE = encodeEntityId(0n, 0n, 112n);
@@ -82,9 +82,13 @@ function createResponders(store: ReadStore) {
  * The network group's routes (supply is `networkSupplyRoutes`). `postFees` is the fee estimator
  * (`POST /api/v1/network/fees`), declared on the same route as the GET of the fee schedule.
  */
-export function networkRoutes(store: ReadStore, postFees: PostHandler): RouteDef[] {
+export function networkRoutes(store: ReadStore, postFees: PostHandler): HandlerRouteDef[] {
   const responders = createResponders(store);
-  const route = (template: string, handle: RouteDef["handle"], post?: PostHandler): RouteDef => ({
+  const route = (
+    template: string,
+    handle: HandlerRouteDef["handle"],
+    post?: PostHandler,
+  ): HandlerRouteDef => ({
     template: `${PREFIX}${template}`,
     caching: "exact",
     maxAge: NETWORK_MAX_AGE,

@@ -20,7 +20,7 @@ import {
 import { tokenIdSpec } from "../params/param-specs.ts";
 import { formatTimestamp } from "../params/timestamp.ts";
 import { nftEventView, nftView } from "../views/nfts.ts";
-import { jsonAnswer, type RouteAnswer, type RouteDef } from "./route-table.ts";
+import { type HandlerRouteDef, jsonAnswer, type RouteAnswer } from "./route-table.ts";
 import {
   crossTokenNextLink,
   crossTokenScope,
@@ -48,8 +48,12 @@ type NftsRequest = {
  * single NFT is always read fresh. The short paths are listed first: `/api/v1/tokens/nfts/…` must not be read
  * as a token called `nfts`.
  */
-export function nftRoutes(store: ReadStore): RouteDef[] {
-  const route = (template: string, caching: RouteDef["caching"], handle: RouteDef["handle"]): RouteDef => ({
+export function nftRoutes(store: ReadStore): HandlerRouteDef[] {
+  const route = (
+    template: string,
+    caching: HandlerRouteDef["caching"],
+    handle: HandlerRouteDef["handle"],
+  ): HandlerRouteDef => ({
     template,
     caching,
     maxAge: NFTS_MAX_AGE,

@@ -1,11 +1,20 @@
 /**
  * The one declaration of each API route the HTTP front serves itself: its path template (which the front's
  * dispatcher matches, and which names the route in metrics and documentation), how its answers may be cached,
- * the public mirror node's `max-age` for it, and the handler. Handlers are plain functions from the URL and
- * path parameters to a rendered answer; they throw `HttpError` / `ParameterError` (or, for `java` routes,
- * `JavaHttpError`) for error answers.
+ * the public mirror node's `max-age` for it, and how it answers in two steps:
+ *
+ * - `parse` runs where the request arrives (the front's thread): it checks the path and query parameters and
+ *   returns what the query needs, a plain value that survives `structuredClone` (bigint, strings, arrays,
+ *   objects; no functions or class instances). It throws `HttpError` / `ParameterError` (or, for `java` routes,
+ *   `JavaHttpError`) for error answers that need no data.
+ * - `answer` runs wherever the index is read (a read worker): it takes the store and `parse`'s value, runs the
+ *   queries and renders the answer. Errors that need data (a 404, an alias that names nobody) are thrown here.
+ *
+ * Route modules export their definitions without a store (`defineRoute`), so that every thread can build the
+ * same table and find a route by its template.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ReadStore } from "../../store/read-store.ts";
 import { JAVA_JSON_TYPE } from "../java/index.ts";
 import { toJson } from "../json.ts";
 
@@ -46,18 +55,46 @@ export type RouteStyle = "node" | "java";
 /** A handler that reads the request body itself (`POST /api/v1/network/fees`) and writes its whole answer. */
 export type PostHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-export type RouteDef = {
+type RouteCommon = {
   /** OpenAPI-style path template, e.g. `/api/v1/tokens/{tokenId}`. */
   readonly template: string;
   readonly caching: RouteCaching;
   /** The public mirror node's `Cache-Control: max-age` for the route, in seconds. */
   readonly maxAge: number;
-  /** GET (and HEAD). */
-  readonly handle: (request: RouteRequest) => RouteAnswer;
   /** POST, if the path takes it; never cached. */
   readonly post?: PostHandler;
   readonly style?: RouteStyle;
 };
+
+/** A route of the table. `Q` is what `parse` hands `answer` (see the module comment). */
+export type RouteDef<Q = unknown> = RouteCommon & {
+  /** GET (and HEAD), first step: parameter checks, on the front's thread. */
+  readonly parse: (request: RouteRequest) => Q;
+  /** GET (and HEAD), second step: queries and rendering, given the store of the thread it runs on. */
+  readonly answer: (store: ReadStore, query: Q, request: RouteRequest) => RouteAnswer;
+};
+
+/** Declares a route, checking that `answer` takes what `parse` returns; the table holds them all as one type. */
+export function defineRoute<Q>(route: RouteDef<Q>): RouteDef {
+  return route as unknown as RouteDef;
+}
+
+/**
+ * A route written before the two steps: one handler that closes over the store of the thread that built it. Such
+ * routes parse and query in one place; `fromHandler` makes them table routes whose `parse` passes the request
+ * on unchanged and whose `answer` ignores the store it is given (to be split into the two steps).
+ */
+export type HandlerRouteDef = RouteCommon & {
+  readonly handle: (request: RouteRequest) => RouteAnswer;
+};
+
+export function fromHandler({ handle, ...common }: HandlerRouteDef): RouteDef {
+  return defineRoute<RouteRequest>({
+    ...common,
+    parse: (request) => request,
+    answer: (_store, request) => handle(request),
+  });
+}
 
 /** Renders a response object (exact int64 JSON) with its `links.next`, if any. */
 export function jsonAnswer(body: unknown, status = 200): RouteAnswer {

@@ -15,7 +15,7 @@ import {
 } from "../params/index.ts";
 import { tokenIdSpec } from "../params/param-specs.ts";
 import { tokenBalanceView, tokenListItemView } from "../views/token-lists.ts";
-import { jsonAnswer, type RouteAnswer, type RouteDef } from "./route-table.ts";
+import { type HandlerRouteDef, jsonAnswer, type RouteAnswer } from "./route-table.ts";
 import {
   crossTokenNextLink,
   crossTokenScope,
@@ -47,7 +47,7 @@ type BalancesRequest = {
  * `GET /api/v1/tokens`, `GET /api/v1/tokens/balances` and `GET /api/v1/tokens/{tokenId}/balances`, cached as
  * lists. Listed before the token-info route, which would otherwise take `balances` for a token.
  */
-export function tokenListRoutes(store: ReadStore): RouteDef[] {
+export function tokenListRoutes(store: ReadStore): HandlerRouteDef[] {
   return [
     {
       template: "/api/v1/tokens",

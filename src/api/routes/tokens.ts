@@ -3,10 +3,10 @@ import type { ReadStore } from "../../store/read-store.ts";
 import { notFound } from "../http-errors.ts";
 import { parseTokenInfoRequest, unwrapParams } from "../params/index.ts";
 import { tokenInfoView } from "../views/token-info.ts";
-import { jsonAnswer, type RouteDef } from "./route-table.ts";
+import { type HandlerRouteDef, jsonAnswer } from "./route-table.ts";
 
 /** `GET /api/v1/tokens/{tokenId}`, kept while nothing new has been indexed since (never stale). */
-export function tokenRoutes(store: ReadStore): RouteDef[] {
+export function tokenRoutes(store: ReadStore): HandlerRouteDef[] {
   return [
     {
       template: "/api/v1/tokens/{tokenId}",

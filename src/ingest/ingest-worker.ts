@@ -1,0 +1,211 @@
+import { createLogger } from "../log.ts";
+import { dropReadIndexes, restoreReadIndexes } from "../store/catch-up-indexes.ts";
+import { type Db, openWriter } from "../store/db.ts";
+import { createWriteStore } from "../store/write-store.ts";
+import { AbandonedError } from "./apply.ts";
+import { createBalanceSnapshots } from "./balance-snapshots.ts";
+import { createIngestor } from "./ingestor.ts";
+import type { IngestWorkerCommand, IngestWorkerData, IngestWorkerMessage } from "./messages.ts";
+import { loadSignatureCheck } from "./signature-check.ts";
+import { describeStop } from "./stop-reason.ts";
+import { watchDirectory } from "./watcher.ts";
+
+/** The side of a message channel the worker talks through (`parentPort` in a thread, a `MessageChannel` port in tests). */
+export type IngestWorkerPort = {
+  postMessage(message: IngestWorkerMessage): void;
+  on(event: "message", listener: (command: IngestWorkerCommand) => void): unknown;
+  close(): void;
+};
+
+export type IngestWorker = {
+  /** Resolves once the files present at start are applied (or ingestion stopped, or a stop was asked for). */
+  started: Promise<void>;
+  /** Closes the database and the port (what the `stop` command does). */
+  finish(): void;
+};
+
+const WRITER_CACHE_KIB = 16 * 1024;
+const MIN_BACKLOG_FOR_DROPPED_INDEXES = 20;
+
+/**
+ * The ingest worker: the only writer of the index. It applies the files present at start, reports that it has
+ * caught up, then follows the directory until it is told to stop or a file cannot be applied. All its state
+ * lives in this call, so a test can run it in its own thread with a `MessageChannel` port. Returns null when the
+ * index cannot be opened (after posting `db-failed`): the caller ends the thread.
+ */
+export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort): IngestWorker | null {
+  const log = createLogger(data.logLevel, { format: data.logFormat, sync: true }).child({
+    component: "ingest",
+    dir: data.recordsDir,
+  });
+  const post = (message: IngestWorkerMessage) => port.postMessage(message);
+  const stopFlag = new Int32Array(data.stopFlag);
+  /** The main thread asked to stop: read between files and transactions, where no message can be. */
+  const stopRequested = () => Atomics.load(stopFlag, 0) === 1;
+
+  let db: Db;
+  try {
+    db = openWriter(data.dbPath, { durable: data.durable });
+  } catch (error) {
+    // Not a crash: the main thread reports it as a start-up failure naming the database.
+    post({ type: "db-failed", reason: (error as Error).message });
+    return null;
+  }
+  // The writer's page cache is resident memory: 16 MB holds the hot index pages of a catch-up; colder pages come
+  // back from the operating system's file cache, which the process does not pay for.
+  db.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
+  post({ type: "db-ready" });
+
+  let files = 0;
+  let transactions = 0;
+  let newestPlanned: string | null = null;
+  const store = createWriteStore(db);
+  const snapshots = createBalanceSnapshots(
+    data.balanceFiles ?? [],
+    store,
+    log,
+    {
+      onStart: (source, consensusNs) =>
+        post({ type: "balances-start", source, consensusNs: consensusNs.toString() }),
+      onCheck: (report) =>
+        post({ type: "balances-checked", ...report, consensusNs: report.consensusNs.toString() }),
+    },
+    // New snapshots are looked for every 40 polls (10 s by default): a node writes one every 15 minutes.
+    { dir: data.follow ? data.balancesDir : null, intervalMs: data.pollMs * 40 },
+  );
+  const ingestor = createIngestor({
+    dir: data.recordsDir,
+    store,
+    waitSignatures: data.waitSignatures,
+    // A file a writer has not touched for several polls is complete (its size would not change between looks).
+    quietMs: Math.max(1000, 4 * data.pollMs),
+    // Readers (serve) should see a catch-up progress every second; a one-shot ingest has none.
+    commitMs: data.follow ? 1000 : Number.POSITIVE_INFINITY,
+    ...(data.commitTransactions === undefined ? {} : { commitTransactions: data.commitTransactions }),
+    log,
+    checkSignature: data.addressBookPath ? loadSignatureCheck(data.addressBookPath, data.recordsDir) : null,
+    shouldStop: stopRequested,
+    onPlanned: (names, pending) => {
+      newestPlanned = names.at(-1) ?? newestPlanned;
+      if (newestPlanned !== null) post({ type: "planned", files: pending, newest: newestPlanned });
+    },
+    beforeFirstFile: (file, blockNumber) => snapshots.beforeFirstFile(file, blockNumber),
+    onCommitted: (applied, durationMs) => {
+      files += 1;
+      transactions += applied.transactions;
+      post({
+        type: "committed",
+        file: applied.name,
+        blockNumber: applied.blockNumber.toString(),
+        transactions: applied.transactions,
+        consensusEnd: applied.consensusEnd.toString(),
+        durationMs,
+      });
+      snapshots.checkUpTo(applied.consensusEnd);
+    },
+  });
+
+  const backlogWorthDroppingIndexes = (): boolean => {
+    const pending = ingestor.pendingFiles();
+    const indexed = Number(db.prepare("SELECT count(*) FROM record_file").pluck().get() as bigint);
+    return pending >= MIN_BACKLOG_FOR_DROPPED_INDEXES && pending * 4 >= indexed;
+  };
+
+  let halted = false;
+  let timer: NodeJS.Timeout | undefined;
+  let watcher: { close(): Promise<void> } | undefined;
+
+  const selectIndexedEnd = db.prepare("SELECT consensus_end FROM ingest_cursor WHERE id = 1").pluck();
+  /** Consensus end of the last committed file (-1 before any). */
+  const indexedEnd = (): bigint => (selectIndexedEnd.get() as bigint | undefined) ?? -1n;
+
+  const halt = (): void => {
+    halted = true;
+    clearInterval(timer);
+    void watcher?.close();
+  };
+
+  /**
+   * Runs a pass, or work outside one: a failure stops ingestion with its reason; a file abandoned because a stop
+   * was asked for is not a failure (it rolled back whole).
+   */
+  const guard = (work: () => void): void => {
+    try {
+      work();
+    } catch (error) {
+      if (error instanceof AbandonedError) {
+        log.info({ file: error.file }, "stopping: rolled back the file being applied");
+        return;
+      }
+      const stop = describeStop(error);
+      log.error({ file: stop.file, reason: stop.reason }, "ingestion stopped");
+      post({ type: "stopped", file: stop.file, reason: stop.reason });
+      halt();
+    }
+  };
+
+  /** Applies everything ready; on a fatal file, reports it once and stops following the directory. */
+  const pass = (): void => {
+    if (halted) return;
+    guard(() => {
+      while (!stopRequested() && ingestor.ingestReady().length > 0) {
+        // keep going: applying files takes time, and more may have become complete meanwhile
+      }
+      // Snapshots a node wrote since start-up, once the index covers them (also when no new record came).
+      if (!stopRequested()) snapshots.checkUpTo(indexedEnd());
+    });
+  };
+
+  let scheduled = false;
+  const schedulePass = (): void => {
+    if (scheduled || halted) return;
+    scheduled = true;
+    setTimeout(() => {
+      scheduled = false;
+      pass();
+    }, 25);
+  };
+
+  /** Closes the database (no transaction is open between passes) and the port. */
+  const finish = (): void => {
+    halt();
+    if (db.open) db.close();
+    port.close();
+  };
+
+  port.on("message", (command: IngestWorkerCommand) => {
+    if (command.type === "stop") finish();
+  });
+
+  // A one-shot ingest has no reader: with a backlog at least a quarter the size of the index, it applies files
+  // without the read-only indexes and builds them once at the end (rebuilding costs in proportion to the whole
+  // index, so a small backlog keeps them). Otherwise, and after a one-shot ingest that was stopped or killed,
+  // they must be there before anyone reads: every start restores them.
+  const dropIndexes = !data.follow && backlogWorthDroppingIndexes();
+
+  const start = async (): Promise<void> => {
+    if (dropIndexes) dropReadIndexes(db);
+    else restoreReadIndexes(db);
+    // A resumed index reports its snapshots again (their files are read again anyway to be checked).
+    guard(() => {
+      snapshots.announce();
+      snapshots.checkUpTo(indexedEnd());
+    });
+    pass();
+    if (!data.waitSignatures && !halted && !stopRequested() && ingestor.pendingFiles() > 0) {
+      // Without signatures a file written recently counts as complete only when its size is unchanged on a
+      // second look (files untouched for a while were applied on the first).
+      await new Promise((resolve) => setTimeout(resolve, data.pollMs));
+      pass();
+    }
+    if (halted || stopRequested()) return;
+    if (dropIndexes && db.open) restoreReadIndexes(db);
+    post({ type: "caught-up", files, transactions });
+    if (data.follow) {
+      watcher = watchDirectory(data.recordsDir, schedulePass, log);
+      timer = setInterval(pass, data.pollMs);
+    }
+  };
+
+  return { started: start(), finish };
+}
