@@ -1,12 +1,14 @@
 import type { Server } from "node:http";
+import { availableParallelism } from "node:os";
 import { type AppDeps, createApp } from "../api/app.ts";
+import { createReadPool, type ReadPool } from "../api/read-pool.ts";
+import { loadRouteModules } from "../api/read-worker.ts";
 import { listen } from "../api/server.ts";
-import type { Config } from "../config.ts";
+import { type Config, DEFAULT_QUERY_TIMEOUT_MS } from "../config.ts";
 import { DbOpenError, type IngestLimits, type IngestService, startIngestService } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics } from "../metrics/metrics.ts";
-import { openReader, resolveDbLocation } from "../store/db.ts";
-import { createReadStore } from "../store/read-store.ts";
+import { resolveDbLocation } from "../store/db.ts";
 import { ingestWorkerData } from "./ingest-worker-data.ts";
 import { StartupError } from "./startup-error.ts";
 
@@ -14,6 +16,8 @@ export type RunningService = {
   port: number;
   server: Server;
   ingest: IngestService;
+  /** The read workers answering API requests. */
+  reads: ReadPool;
   /**
    * Stops accepting connections, lets requests in flight finish (closing the rest after `drainMs`, default
    * 5 s) while the ingest worker abandons its pass, then closes the database. Idempotent.
@@ -29,8 +33,17 @@ export type ServiceOptions = IngestLimits;
  * nothing left running and no in-memory index left behind) when the database cannot be opened or the port
  * cannot be bound.
  */
-/** What a caller may add to the API: more Express routers, a request observer. */
-export type ServiceExtras = Pick<AppDeps, "routers" | "observe">;
+/**
+ * What a caller may add to the API: more Express routers, a request observer, and modules of more routes (their
+ * `routes()` export, loaded on the front and in every read worker; tests use it for a route that holds a query
+ * open on purpose). No flag or variable reaches these.
+ */
+export type ServiceExtras = Pick<AppDeps, "routers" | "observe"> & { routeModules?: readonly string[] };
+
+/** The default number of read workers: one core for the front (and ingestion), the others for queries. */
+export function defaultReadWorkers(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
 
 export async function startService(
   config: Config,
@@ -47,7 +60,7 @@ export async function startService(
     throw error;
   }
   const ingest = startIngestService(data, log, { heapMb: config.workerHeapMb, ...options });
-  let reader: ReturnType<typeof openReader> | undefined;
+  let reads: ReadPool | undefined;
   let listening: { server: Server; port: number };
   try {
     try {
@@ -61,16 +74,30 @@ export async function startService(
         error,
       );
     }
-    reader = openReader(location.path);
-    const metrics = createMetrics({ ingest, dbPath: location.path });
+    const { routeModules = [], ...appExtras } = extras;
+    const apiLog = log.child({ component: "api" });
+    reads = createReadPool({
+      workers: config.readWorkers ?? defaultReadWorkers(),
+      queryTimeoutMs: config.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+      data: { dbPath: location.path, listStaleMs: config.listCacheMs, routeModules },
+      log: apiLog,
+    });
+    try {
+      await reads.ready;
+    } catch (error) {
+      throw new StartupError(`cannot serve the index ${config.db}: ${(error as Error).message}`, error);
+    }
+    const pool = reads;
+    const metrics = createMetrics({ ingest, dbPath: location.path, reads: () => pool.stats() });
     const app = createApp({
-      store: createReadStore(reader),
+      reads,
+      extraRoutes: await loadRouteModules(routeModules),
       status: ingest.status,
       progress: ingest.progress,
-      log: log.child({ component: "api" }),
+      log: apiLog,
       listCacheMaxStaleMs: config.listCacheMs,
       metrics,
-      ...extras,
+      ...appExtras,
     });
     try {
       listening = await listen(app.listener, config.host, config.port);
@@ -85,14 +112,20 @@ export async function startService(
       throw new StartupError(`port ${config.port} on ${config.host} ${what}`, error);
     }
   } catch (error) {
-    await ingest.stop();
-    reader?.close();
+    await Promise.all([ingest.stop(), reads?.close()]);
     location.dispose();
     throw error;
   }
   const { server, port } = listening;
+  const pool = reads;
   log.info(
-    { host: config.host, port, records: config.recordsDir, db: config.db },
+    {
+      host: config.host,
+      port,
+      records: config.recordsDir,
+      db: config.db,
+      readWorkers: reads.stats().workers,
+    },
     "serving the mirror node API",
   );
 
@@ -103,11 +136,13 @@ export async function startService(
       // Idle keep-alive connections would hold close() open; busy ones finish their request first.
       server.closeIdleConnections();
       const deadline = setTimeout(() => server.closeAllConnections(), drainMs);
-      await Promise.all([drained.finally(() => clearTimeout(deadline)), ingest.stop()]);
-      reader?.close();
+      await Promise.all([
+        drained.finally(() => clearTimeout(deadline)).then(() => pool.close()),
+        ingest.stop(),
+      ]);
       location.dispose();
     })();
     return stopping;
   };
-  return { port, server, ingest, stop };
+  return { port, server, ingest, reads: pool, stop };
 }
