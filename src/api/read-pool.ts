@@ -8,8 +8,9 @@
  *   idles while an answer travels back.
  * - The deadline (`queryTimeoutMs`): a job running longer than that on its worker costs the worker. The job is
  *   answered `timeout`, the jobs queued behind it on that worker go back to the front of the queue, and the
- *   worker is terminated and replaced at once. A job that waits longer than the deadline for a worker is
- *   answered `timeout` too, without costing any worker (as a pool connection that never comes).
+ *   worker is terminated and replaced at once. A job that waits longer than the deadline for a worker while
+ *   the workers are busy is answered `timeout` too, without costing any worker (as a pool connection that
+ *   never comes); while every worker is still starting (replacements), it may wait up to three deadlines.
  * - Termination takes effect when SQLite hands control back to JavaScript: between rows for a statement that
  *   calls a JavaScript function, otherwise when the statement ends. Until then the old thread keeps its core;
  *   at most as many such threads as the pool has workers are kept, after which a replacement waits for one of
@@ -246,7 +247,10 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
       if (retiring <= size) spawn();
       else owed++;
     }
-    while (queue.length > 0 && now - queue[0]!.queuedAt >= queryTimeoutMs) {
+    // Waiting is the job's own deadline only while some worker could have taken it; a pool whose workers are all
+    // starting (replacements) gets longer, but not unbounded.
+    const limit = slots.some((slot) => slot.ready) ? queryTimeoutMs : 3 * queryTimeoutMs;
+    while (queue.length > 0 && now - queue[0]!.queuedAt >= limit) {
       const pending = queue.shift()!;
       queuedBytes -= pending.bytes;
       timeouts++;

@@ -1,0 +1,157 @@
+/**
+ * The read-worker pool in the running service: a query held open on purpose (test-only routes, loaded through
+ * `routeModules`) never keeps liveness, readiness, metrics or cache hits waiting; past `--query-timeout-ms` the
+ * client gets the mirror node's answer to a statement timeout, the metric counts it, and a new worker answers
+ * the next request.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
+import { HOLD_ROUTES_URL } from "../helpers/hold-routes.ts";
+import { rawRequest } from "../helpers/raw-http.ts";
+import { copyStream, startTestService, type TestService } from "../helpers/service.ts";
+
+const ledger = expectedLedger("tokens");
+const tokenId = Object.values(ledger.tokens)[0]!.id;
+
+/** Starts the service on a copy of the tokens scenario with the hold routes and the given pool settings. */
+function useService(settings: { readWorkers: number; queryTimeoutMs: number }) {
+  let service: TestService | undefined;
+  let remove: (() => void) | undefined;
+  beforeAll(async () => {
+    const stream = copyStream(fixtureStream("tokens"));
+    remove = stream.remove;
+    service = await startTestService(
+      { recordsDir: stream.dir, ...settings },
+      { routeModules: [HOLD_ROUTES_URL] },
+    );
+    await service.ingest.settled;
+  });
+  afterAll(async () => {
+    await service?.stop();
+    remove?.();
+  });
+  return () => service!;
+}
+
+/** Milliseconds a GET takes, with its status. */
+async function timed(url: string, headers: Record<string, string> = {}) {
+  const started = performance.now();
+  const response = await rawRequest(url, { headers, timeoutMs: 30_000 });
+  return { ...response, ms: performance.now() - started };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The value of a metric without labels in a Prometheus text exposition. */
+function metric(text: string, name: string): number {
+  const line = text.split("\n").find((l) => l.startsWith(`${name} `));
+  if (line === undefined) throw new Error(`no metric ${name}`);
+  return Number(line.split(" ")[1]);
+}
+
+describe("a query held open on one read worker", () => {
+  const service = useService({ readWorkers: 1, queryTimeoutMs: 20_000 });
+
+  it("keeps neither liveness, readiness, metrics nor cache hits waiting, and queues the next miss", async () => {
+    const base = service().baseUrl;
+    const cached = `${base}/api/v1/tokens/${tokenId}`;
+    // Kept from the second time it is computed.
+    expect((await timed(cached)).status).toBe(200);
+    expect((await timed(cached)).status).toBe(200);
+
+    const held = timed(`${base}/api/v1/test/hold/1500`);
+    await sleep(200);
+    const missed = timed(`${base}/api/v1/tokens/${tokenId}?timestamp=9999999999`);
+    const during = [
+      await timed(`${base}/health/liveness`),
+      await timed(`${base}/health/readiness`),
+      await timed(`${base}/metrics`),
+      await timed(cached),
+      await timed(`${base}/health/liveness`),
+    ];
+    for (const answer of during) {
+      expect(answer.status).toBe(200);
+      expect(answer.ms).toBeLessThan(100);
+    }
+    expect(metric(during[2]!.body, "mirrorlite_read_workers_busy")).toBe(1);
+    const done = await held;
+    expect(done.status).toBe(200);
+    expect(JSON.parse(done.body)).toEqual({ held: 1500, spins: true });
+    // The miss waited for the only worker, then got its answer.
+    const answered = await missed;
+    expect(answered.status).toBe(200);
+    expect(answered.ms).toBeGreaterThan(done.ms - 400);
+  });
+});
+
+describe("a query past --query-timeout-ms", () => {
+  // Long enough for a replacement worker to start (TypeScript compiled in the thread) on a loaded machine.
+  const service = useService({ readWorkers: 1, queryTimeoutMs: 1500 });
+
+  it("answers 503 Service unavailable, counts it, and a new worker answers the next request", async () => {
+    const base = service().baseUrl;
+    const held = timed(`${base}/api/v1/test/hold/60000`);
+    await sleep(100);
+    const live = await timed(`${base}/health/liveness`);
+    expect(live.status).toBe(200);
+    expect(live.ms).toBeLessThan(100);
+
+    const answer = await held;
+    expect(answer.status).toBe(503);
+    expect(answer.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(JSON.parse(answer.body)).toEqual({ _status: { messages: [{ message: "Service unavailable" }] } });
+    expect(answer.ms).toBeGreaterThanOrEqual(1450);
+    expect(answer.ms).toBeLessThan(10_000);
+
+    const next = await timed(`${base}/api/v1/tokens/${tokenId}`);
+    expect(next.status).toBe(200);
+    const metrics = (await timed(`${base}/metrics`)).body;
+    expect(metric(metrics, "mirrorlite_read_timeouts_total")).toBe(1);
+    expect(metric(metrics, "mirrorlite_read_worker_restarts_total")).toBe(1);
+    expect(metric(metrics, "mirrorlite_read_workers")).toBe(1);
+  });
+
+  it("answers a Java-style route's timeout as the Java service does: 503 Service Unavailable", async () => {
+    const answer = await timed(`${service().baseUrl}/api/v1/network/test-hold/60000`);
+    expect(answer.status).toBe(503);
+    expect(answer.headers["content-type"]).toBe("application/json");
+    expect(JSON.parse(answer.body)).toEqual({ _status: { messages: [{ message: "Service Unavailable" }] } });
+  });
+
+  it("replaces a worker stuck inside SQLite at once; liveness never waits while the old thread finishes", async () => {
+    const base = service().baseUrl;
+    // Counting in SQLite itself never returns to JavaScript, so the old thread ends only when it is done.
+    const spin = timed(`${base}/api/v1/test/spin/100000000`);
+    await sleep(100);
+    for (let i = 0; i < 3; i++) {
+      const live = await timed(`${base}/health/liveness`);
+      expect(live.ms).toBeLessThan(100);
+      await sleep(100);
+    }
+    expect((await spin).status).toBe(503);
+    // The replacement answers while the old thread may still be counting.
+    const next = await timed(`${base}/api/v1/tokens/${tokenId}?timestamp=1`);
+    expect([200, 404]).toContain(next.status);
+    expect(next.ms).toBeLessThan(5_000);
+    const metrics = (await timed(`${base}/metrics`)).body;
+    expect(metric(metrics, "mirrorlite_read_timeouts_total")).toBeGreaterThanOrEqual(3);
+  });
+
+  it("answers a query that waited past the deadline for a busy worker 503 too, without replacing another", async () => {
+    const base = service().baseUrl;
+    const before = metric((await timed(`${base}/metrics`)).body, "mirrorlite_read_worker_restarts_total");
+    const first = timed(`${base}/api/v1/test/hold/60000`);
+    await sleep(50);
+    // Two more wait: the pipeline takes one of them onto the worker; its turn never comes before the deadline.
+    const [a, b] = await Promise.all([
+      timed(`${base}/api/v1/test/hold/10`),
+      timed(`${base}/api/v1/test/hold/10`),
+      first,
+    ]);
+    expect((await first).status).toBe(503);
+    // One of them is answered by the replacement after the first timed out, or times out waiting itself.
+    for (const answer of [a, b]) expect([200, 503]).toContain(answer.status);
+    const after = metric((await timed(`${base}/metrics`)).body, "mirrorlite_read_worker_restarts_total");
+    expect(after - before).toBe(1);
+  });
+});
