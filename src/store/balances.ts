@@ -1,5 +1,6 @@
 import { MAX_INT64 } from "../int64.ts";
 import {
+  bounds,
   type Condition,
   createStatementCache,
   direction,
@@ -53,8 +54,13 @@ export function createBalanceQueries(
   db: Db,
   statement: StatementCache = createStatementCache(db),
 ): BalanceQueries {
-  const latest = db.prepare("SELECT consensus_end FROM record_file ORDER BY number DESC LIMIT 1").pluck();
-  const earliest = db.prepare("SELECT consensus_start FROM record_file ORDER BY number ASC LIMIT 1").pluck();
+  // Seeks on the newest and oldest block number (an ordered walk would read as a scan of the table).
+  const latest = db
+    .prepare("SELECT consensus_end FROM record_file WHERE number = (SELECT max(number) FROM record_file)")
+    .pluck();
+  const earliest = db
+    .prepare("SELECT consensus_start FROM record_file WHERE number = (SELECT min(number) FROM record_file)")
+    .pluck();
 
   return {
     listBalances(query) {
@@ -75,10 +81,21 @@ export function createBalanceQueries(
 
       let sql: string;
       let params: unknown[];
+      // Across tokens with nothing to start from (a token bound, an account, a key), the page is a walk from
+      // the first token.
+      const walk =
+        query.scope.kind === "all" &&
+        query.scope.tokenIds.length === 0 &&
+        !bounds(query.scope.tokenConditions) &&
+        query.scope.lower === null &&
+        query.scope.upper === null &&
+        !query.accountIds.some((c) => c.op === "eq") &&
+        query.publicKey === null;
       if (query.atNs === null) {
         where.add("ta.valid_to IS NULL").add("ta.associated = 1");
         applyTokenScope(where, query.scope, "ta.token_id", "ta.account_id");
         where.compare("ta.account_id", query.accountIds).compare("ta.balance", query.balances);
+        if (walk) where.startOf("ta.token_id", query.order);
         sql = `SELECT ta.token_id, ta.account_id, ta.balance, ta.balance_ns, t.decimals
           FROM token_account ta ${join} ${where.sql()}
           ORDER BY ${orderBy("ta.")} LIMIT ?`;
@@ -89,6 +106,7 @@ export function createBalanceQueries(
         where.add("ta.associated = 1");
         applyTokenScope(where, query.scope, "ta.token_id", "ta.account_id");
         where.compare("ta.account_id", query.accountIds);
+        if (walk) where.startOf("ta.token_id", query.order);
         // The newest balance since the association began; none yet means the association's opening 0.
         const balanceAt = `COALESCE((SELECT b.balance FROM token_balance b
             WHERE b.token_id = ta.token_id AND b.account_id = ta.account_id

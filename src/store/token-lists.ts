@@ -1,4 +1,5 @@
 import {
+  bounds,
   type Condition,
   createStatementCache,
   direction,
@@ -41,6 +42,34 @@ export type TokenListQueries = {
   listTokens(query: TokensQuery): TokenListRow[];
 };
 
+/** Every token type the index holds. */
+const TOKEN_TYPES = ["FUNGIBLE_COMMON", "NON_FUNGIBLE_UNIQUE"] as const;
+
+/**
+ * The token types that satisfy every `type` condition, compared as SQLite compares text (byte order). The
+ * domain has two values, so any mix of operators comes down to none, one (a seek) or both (no condition).
+ */
+function tokenTypesAdmitted(conditions: readonly Condition<string>[]): string[] {
+  const holds = (type: string, { op, value }: Condition<string>) => {
+    const order = type < value ? -1 : type > value ? 1 : 0;
+    switch (op) {
+      case "eq":
+        return order === 0;
+      case "ne":
+        return order !== 0;
+      case "lt":
+        return order < 0;
+      case "lte":
+        return order <= 0;
+      case "gt":
+        return order > 0;
+      case "gte":
+        return order >= 0;
+    }
+  };
+  return TOKEN_TYPES.filter((type) => conditions.every((condition) => holds(type, condition)));
+}
+
 /** `name_matches(name, patternsJson)`: 1 when the name matches every `ILIKE '%v%'` pattern in the JSON array. */
 const NAME_MATCH_FUNCTION = "mirrorlite_name_matches_all";
 
@@ -68,19 +97,32 @@ export function createTokenListQueries(
       const joinParams: unknown[] = [];
       let join = "JOIN entity e ON e.id = t.id AND e.valid_to IS NULL";
       if (query.accountId !== undefined) {
+        // The account's current relationships in token order: the page needs no sort (the index of every
+        // version, which the planner would otherwise pick, would need one).
         join += `
-          JOIN token_account ta ON ta.token_id = t.id AND ta.account_id = ? AND ta.valid_to IS NULL
+          JOIN token_account ta INDEXED BY token_account_current_by_account
+            ON ta.token_id = t.id AND ta.account_id = ? AND ta.valid_to IS NULL
             AND ta.associated = 1`;
         joinParams.push(query.accountId);
       }
+      // The same order; with an account, named by the column its index walks in (no sort needed).
+      const orderColumn = query.accountId === undefined ? "t.id" : "ta.token_id";
+      const types = tokenTypesAdmitted(query.types);
+      if (types.length === 0) return [];
       const where = new WhereBuilder().add("t.valid_to IS NULL");
       where.in("t.id", query.tokenIds).compare("t.id", query.tokenConditions);
-      where.compare("e.public_key", query.publicKeys).compare("t.type", query.types);
+      // One type is a seek on (type, id); both are no condition at all.
+      if (types.length === 1) where.add("t.type = ?", types[0]);
+      where.compare("e.public_key", query.publicKeys);
+      // Without a bound on the id, nor an account or a key to start from, the page is a walk from the first id.
+      const driven = query.accountId !== undefined || query.publicKeys.some((c) => c.op === "eq");
+      if (query.tokenIds.length === 0 && !bounds(query.tokenConditions) && !driven)
+        where.startOf("t.id", query.order);
       // Every name in one argument: the SQL text is the same however many names a request gives.
       if (query.names.length > 0)
         where.add(`${NAME_MATCH_FUNCTION}(t.name, ?) != 0`, JSON.stringify(query.names));
       const sql = `SELECT t.id, t.name, t.symbol, t.type, t.decimals, t.metadata, e.key
-        FROM token t ${join} ${where.sql()} ORDER BY t.id ${direction(query.order)} LIMIT ?`;
+        FROM token t ${join} ${where.sql()} ORDER BY ${orderColumn} ${direction(query.order)} LIMIT ?`;
       return statement(sql).all(...joinParams, ...where.params, query.limit) as TokenListRow[];
     },
   };

@@ -238,6 +238,13 @@ function shortNftsRequest(url: string): NftsRequest {
     else if (key === "order") order = value as Order;
   }
   const { scope, keyConditions } = orFail(crossTokenScope("serialnumber", tokenConditions, serials));
+  // Across tokens the walk goes by token then serial, or by owner (an index seek): a serial number or an owner
+  // range would make it skip any number of NFTs, so they need a token.
+  const messages: string[] = [];
+  if (accountIds.some((c) => c.op !== "eq")) messages.push("account.id across tokens takes only eq");
+  if (keyConditions.some((c) => c.op === "eq"))
+    messages.push("serialnumber=eq across tokens needs a token.id");
+  if (messages.length > 0) throw new HttpError(400, messages);
   return {
     scope,
     accountIds,

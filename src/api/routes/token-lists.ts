@@ -187,6 +187,14 @@ function shortBalancesRequest(url: string): BalancesRequest {
     else if (key === "order") order = value as Order;
   }
   const { scope, keyConditions, empty } = orFail(crossTokenScope("account.id", tokenConditions, accountIds));
+  // Balances at an instant, or filtered by amount, are read per relationship: across tokens that walk is bounded
+  // only by one account's relationships (an index seek), never by every relationship of the ledger.
+  if (!keyConditions.some((c) => c.op === "eq")) {
+    const messages: string[] = [];
+    if (balances.length > 0) messages.push("account.balance across tokens needs an account.id");
+    if (timestamps.length > 0) messages.push("timestamp across tokens needs an account.id");
+    if (messages.length > 0) orFail({ ok: false, messages });
+  }
   return {
     scope,
     // A pair bound on an EVM address that names no account: nothing can follow it.
