@@ -112,12 +112,12 @@ function transform(name: string, item: Linked): BlockRecord {
     paidStakingRewards: result.paidStakingRewards,
     tokenTransferLists: result.tokenTransferLists,
     consensusTimestamp: result.consensusTimestamp,
-    memo: body.memo,
     transactionFee: result.transactionFee,
     transactionHash: transactionHash(tx.signedTransactionBytes),
     transactionID: body.transactionID,
     transferList: result.transferList,
   });
+  if (body.memo.length > 0) record.memo = body.memo;
   if (result.parentConsensusTimestamp !== null)
     record.parentConsensusTimestamp = result.parentConsensusTimestamp;
   if (result.scheduleRef !== null) record.scheduleRef = result.scheduleRef;
