@@ -55,9 +55,10 @@ ${COMMON_OPTIONS.replace("a node's record stream folder (…/record0.0.3)", "a n
 SIGTERM or SIGINT stops cleanly within 10 s (a file being applied is rolled back, never half applied);
 a second signal exits at once.`;
 
-export const INGEST_USAGE = `Usage: mirrorlite ingest --records DIR | --blocks DIR --db FILE [options]
+export const INGEST_USAGE = `Usage: mirrorlite ingest --records DIR --db FILE [options]
+       mirrorlite ingest [--records DIR] --blocks DIR --db FILE [options]
 
-Applies every complete record file in DIR to FILE, then exits: 0 when all applied, 1 naming the file that
+Applies every complete record file in DIR (then every block of --blocks) to FILE, then exits: 0 when all applied, 1 naming the file that
 could not be (corrupt, out of chain, badly signed).
 
   flag                        environment             meaning (default)
