@@ -278,6 +278,8 @@ function fullScans(
   return plan
     .map((row) => row.detail)
     .filter((detail) => {
+      // A full-text table searched with MATCH (FTS5 index string `M…`) is an index lookup, not a scan.
+      if (/VIRTUAL TABLE INDEX \d+:M/.test(detail)) return false;
       const scanned = /^SCAN (\S+)/.exec(detail)?.[1]?.toLowerCase();
       if (scanned === undefined) return false;
       const table = names.get(scanned) ?? scanned;

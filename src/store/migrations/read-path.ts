@@ -13,4 +13,25 @@ export const READ_PATH_MIGRATIONS: readonly Migration[] = [
     CREATE INDEX token_account_by_account ON token_account (account_id, token_id, valid_from);
     `,
   ],
+  [
+    "0081-token-name-index",
+    `
+    -- /tokens?name=: the current name of every token in a trigram index (case-folded), so a name search looks
+    -- up the tokens whose name contains each literal run of three or more characters instead of matching every
+    -- token's name. Kept by triggers on token: whichever way a current version is written, its name replaces
+    -- the token's entry (contentless: the names themselves stay in token).
+    CREATE VIRTUAL TABLE token_name USING fts5(
+      name, tokenize = 'trigram case_sensitive 0', content = '', contentless_delete = 1
+    );
+    INSERT INTO token_name (rowid, name) SELECT id, name FROM token WHERE valid_to IS NULL;
+    CREATE TRIGGER token_name_insert AFTER INSERT ON token WHEN NEW.valid_to IS NULL BEGIN
+      DELETE FROM token_name WHERE rowid = NEW.id;
+      INSERT INTO token_name (rowid, name) VALUES (NEW.id, NEW.name);
+    END;
+    CREATE TRIGGER token_name_update AFTER UPDATE OF name, valid_to ON token WHEN NEW.valid_to IS NULL BEGIN
+      DELETE FROM token_name WHERE rowid = NEW.id;
+      INSERT INTO token_name (rowid, name) VALUES (NEW.id, NEW.name);
+    END;
+    `,
+  ],
 ];
