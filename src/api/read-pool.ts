@@ -163,11 +163,13 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
         else log.error({ reason: message.reason }, "a read worker could not start");
         return;
       case "done": {
-        const head = slot.inFlight[0];
-        if (head === undefined || head.id !== message.id) return;
-        slot.inFlight.shift();
+        for (const { id, outcome } of message.results) {
+          const head = slot.inFlight[0];
+          if (head === undefined || head.id !== id) break;
+          slot.inFlight.shift();
+          settle(head, outcome);
+        }
         slot.headSince = performance.now();
-        settle(head, message.outcome);
         dispatch();
         return;
       }
@@ -224,8 +226,9 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     queuedBytes += pending.bytes;
   };
 
-  /** Sends queued jobs to workers with room, the least loaded first. */
+  /** Sends queued jobs to workers with room, the least loaded first; one message per worker. */
   const dispatch = (): void => {
+    const batches = new Map<Slot, { id: number; job: ReadJob }[]>();
     while (queue.length > 0) {
       let best: Slot | undefined;
       for (const slot of slots) {
@@ -233,13 +236,17 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
         if (best === undefined || slot.inFlight.length < best.inFlight.length) best = slot;
         if (best.inFlight.length === 0) break;
       }
-      if (best === undefined) return;
+      if (best === undefined) break;
       const pending = queue.shift()!;
       queuedBytes -= pending.bytes;
       if (best.inFlight.length === 0) best.headSince = performance.now();
       best.inFlight.push(pending);
-      best.worker.postMessage({ type: "job", id: pending.id, job: pending.job } satisfies ReadWorkerCommand);
+      const batch = batches.get(best);
+      if (batch === undefined) batches.set(best, [{ id: pending.id, job: pending.job }]);
+      else batch.push({ id: pending.id, job: pending.job });
     }
+    for (const [slot, jobs] of batches)
+      slot.worker.postMessage({ type: "jobs", jobs } satisfies ReadWorkerCommand);
   };
 
   /** Times out what has waited or run past the deadline. */

@@ -46,15 +46,25 @@ export type ReadOutcome =
   | { readonly ok: true; readonly response: RenderedResponse }
   | { readonly ok: false; readonly failure: ReadFailure };
 
-/** Messages from the front to a read worker. */
-export type ReadWorkerCommand = { readonly type: "job"; readonly id: number; readonly job: ReadJob };
+/**
+ * Messages from the front to a read worker: jobs, answered in order. Several travel in one message when the
+ * front has several for the worker at once (a message costs more than a small job's clone).
+ */
+export type ReadWorkerCommand = {
+  readonly type: "jobs";
+  readonly jobs: readonly { readonly id: number; readonly job: ReadJob }[];
+};
 
 /** Messages from a read worker to the front. */
 export type ReadWorkerMessage =
   | { readonly type: "ready" }
   /** The worker could not open the index or build its routes; it ends after sending this. */
   | { readonly type: "start-failed"; readonly reason: string }
-  | { readonly type: "done"; readonly id: number; readonly outcome: ReadOutcome };
+  /** Outcomes in the order the jobs were sent (one per message: the front times each job from the last). */
+  | {
+      readonly type: "done";
+      readonly results: readonly { readonly id: number; readonly outcome: ReadOutcome }[];
+    };
 
 /** A thrown value as a `ReadFailure`. */
 export function failureOf(error: unknown): ReadFailure {

@@ -4,6 +4,7 @@
  * bytes (see answer-job.ts). All its state lives in this call, so a test can run it in its own thread with a
  * `MessageChannel` port, as the thread entry (read-worker-entry.ts) does with `parentPort`.
  */
+import type { MessagePort } from "node:worker_threads";
 import { openReader } from "../store/db.ts";
 import { createReadStore } from "../store/read-store.ts";
 import { createJobAnswerer } from "./answer-job.ts";
@@ -25,11 +26,7 @@ export type ReadWorkerData = {
 };
 
 /** The side of a message channel the worker talks through (`parentPort` in a thread, a port in tests). */
-export type ReadWorkerPort = {
-  postMessage(message: ReadWorkerMessage): void;
-  on(event: "message", listener: (command: ReadWorkerCommand) => void): unknown;
-  close(): void;
-};
+export type ReadWorkerPort = MessagePort;
 
 /** Loads the `routes()` export of each module in `urls` (the same list on the front and in every worker). */
 export async function loadRouteModules(urls: readonly string[]): Promise<RouteDef[]> {
@@ -53,13 +50,14 @@ export async function runReadWorker(data: ReadWorkerData, port: ReadWorkerPort):
     const routes = [...apiRoutes(), ...(await loadRouteModules(data.routeModules))];
     answer = createJobAnswerer(routes, createReadStore(db), data.listStaleMs);
   } catch (error) {
-    port.postMessage({ type: "start-failed", reason: (error as Error).message });
+    port.postMessage({ type: "start-failed", reason: (error as Error).message } satisfies ReadWorkerMessage);
     return false;
   }
-  port.on("message", (command) => {
-    if (command.type === "job")
-      port.postMessage({ type: "done", id: command.id, outcome: answer(command.job) });
+  const post = (message: ReadWorkerMessage) => port.postMessage(message);
+  port.on("message", (command: ReadWorkerCommand) => {
+    // Each outcome goes back as soon as it is ready: the front times the job in hand from the previous answer.
+    for (const { id, job } of command.jobs) post({ type: "done", results: [{ id, outcome: answer(job) }] });
   });
-  port.postMessage({ type: "ready" });
+  post({ type: "ready" });
   return true;
 }

@@ -47,15 +47,15 @@ function startWorker(path: string) {
   const waiting = new Map<number | string, (message: ReadWorkerMessage) => void>();
   port2.on("message", (message: ReadWorkerMessage) => {
     messages.push(message);
-    const key = message.type === "done" ? message.id : message.type;
-    waiting.get(key)?.(message);
+    if (message.type !== "done") waiting.get(message.type)?.(message);
+    else for (const { id } of message.results) waiting.get(id)?.(message);
   });
   const next = (key: number | string) =>
     new Promise<ReadWorkerMessage>((resolve) => waiting.set(key, resolve));
   const started = runReadWorker({ dbPath: path, listStaleMs: 1000, routeModules: [] }, port1);
   const ask = (id: number, job: ReadJob) => {
     const answer = next(id);
-    port2.postMessage({ type: "job", id, job });
+    port2.postMessage({ type: "jobs", jobs: [{ id, job }] });
     return answer;
   };
   const close = () => {
@@ -82,8 +82,8 @@ describe("the read worker as a module (no thread spawned)", () => {
     const encoded = (shard << 54n) | (realm << 38n) | num;
 
     const found = await worker.ask(1, infoJob(encoded, `/api/v1/tokens/${token.id}`));
-    expect(found).toMatchObject({ type: "done", id: 1, outcome: { ok: true } });
-    const response = (found as Extract<ReadWorkerMessage, { type: "done" }>).outcome;
+    expect(found).toMatchObject({ type: "done", results: [{ id: 1, outcome: { ok: true } }] });
+    const response = (found as Extract<ReadWorkerMessage, { type: "done" }>).results[0]!.outcome;
     if (!response.ok) throw new Error("no answer");
     expect(response.response.status).toBe(200);
     expect(response.response.headers).toContain("public, max-age=5");
@@ -93,12 +93,13 @@ describe("the read worker as a module (no thread spawned)", () => {
     const missing = await worker.ask(2, infoJob(encoded + 100_000n, "/api/v1/tokens/x"));
     expect(missing).toEqual({
       type: "done",
-      id: 2,
-      outcome: { ok: false, failure: { kind: "http", status: 404, messages: ["Not found"] } },
+      results: [
+        { id: 2, outcome: { ok: false, failure: { kind: "http", status: 404, messages: ["Not found"] } } },
+      ],
     });
 
     const unknown = await worker.ask(3, { ...infoJob(encoded, "/x"), template: "/api/v1/nothing" });
-    expect(unknown).toMatchObject({ outcome: { ok: false, failure: { kind: "unexpected" } } });
+    expect(unknown).toMatchObject({ results: [{ outcome: { ok: false, failure: { kind: "unexpected" } } }] });
     worker.close();
   });
 

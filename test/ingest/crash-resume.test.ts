@@ -20,9 +20,7 @@ function dump(dbFile: string): Record<string, unknown[]> {
     // A full-text table is compared by the documents it holds: its shadow tables' bytes depend on how the
     // writes were grouped into commits (segments, merges), which a crash and resume changes.
     const virtual = schema.filter((t) => t.sql.startsWith("CREATE VIRTUAL TABLE")).map((t) => t.name);
-    const tables = schema
-      .map((t) => t.name)
-      .filter((name) => !virtual.some((v) => name.startsWith(`${v}_`)));
+    const tables = schema.map((t) => t.name).filter((name) => !virtual.some((v) => name.startsWith(`${v}_`)));
     const result: Record<string, unknown[]> = {};
     for (const table of tables) {
       if (virtual.includes(table)) {
