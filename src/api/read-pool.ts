@@ -22,7 +22,13 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../log.ts";
 import { readWorkerSource } from "../runtime/assets.ts";
-import type { ReadJob, ReadOutcome, ReadWorkerCommand, ReadWorkerMessage } from "./read-protocol.ts";
+import {
+  failureOf,
+  type ReadJob,
+  type ReadOutcome,
+  type ReadWorkerCommand,
+  type ReadWorkerMessage,
+} from "./read-protocol.ts";
 import type { ReadWorkerData } from "./read-worker.ts";
 
 /** What the front needs from the pool (tests may give another answerer). */
@@ -245,8 +251,30 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
       if (batch === undefined) batches.set(best, [{ id: pending.id, job: pending.job }]);
       else batch.push({ id: pending.id, job: pending.job });
     }
-    for (const [slot, jobs] of batches)
+    for (const [slot, jobs] of batches) send(slot, jobs);
+  };
+
+  /**
+   * Posts jobs to a worker. A job whose parsed query cannot be cloned (a route whose `parse` returned a function
+   * or a class instance: a bug) fails alone, answered 500, instead of staying in the worker's hands unanswered.
+   */
+  const send = (slot: Slot, jobs: { id: number; job: ReadJob }[]): void => {
+    try {
       slot.worker.postMessage({ type: "jobs", jobs } satisfies ReadWorkerCommand);
+      return;
+    } catch {
+      // One by one below, to find the job that cannot travel.
+    }
+    for (const one of jobs) {
+      try {
+        slot.worker.postMessage({ type: "jobs", jobs: [one] } satisfies ReadWorkerCommand);
+      } catch (error) {
+        const at = slot.inFlight.findIndex((pending) => pending.id === one.id);
+        const [pending] = slot.inFlight.splice(at, 1);
+        if (at === 0) slot.headSince = performance.now();
+        if (pending !== undefined) settle(pending, { ok: false, failure: failureOf(error) });
+      }
+    }
   };
 
   /** Times out what has waited or run past the deadline. */

@@ -84,6 +84,19 @@ describe("a query held open on one read worker", () => {
   });
 });
 
+describe("a route whose parse returns what cannot reach a worker", () => {
+  const service = useService({ readWorkers: 1, queryTimeoutMs: 20_000 });
+
+  it("answers 500 Internal error at once and keeps serving", async () => {
+    const base = service().baseUrl;
+    const answer = await timed(`${base}/api/v1/test/uncloneable`);
+    expect(answer.status).toBe(500);
+    expect(JSON.parse(answer.body)).toEqual({ _status: { messages: [{ message: "Internal error" }] } });
+    expect(answer.ms).toBeLessThan(5_000);
+    expect((await timed(`${base}/api/v1/tokens/${tokenId}`)).status).toBe(200);
+  });
+});
+
 describe("a query past --query-timeout-ms", () => {
   // Long enough for a replacement worker to start (TypeScript compiled in the thread) on a loaded machine.
   const service = useService({ readWorkers: 1, queryTimeoutMs: 1500 });

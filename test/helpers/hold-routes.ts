@@ -5,7 +5,8 @@
  * - `/api/v1/test/hold/{ms}`: one SQL statement that calls a JavaScript function spinning for `ms`;
  * - `/api/v1/test/spin/{steps}`: one SQL statement that counts to `steps` in SQLite itself (a recursive CTE),
  *   never returning to JavaScript until it ends;
- * - `/api/v1/network/test-hold/{ms}`: the first, in the Java style.
+ * - `/api/v1/network/test-hold/{ms}`: the first, in the Java style;
+ * - `/api/v1/test/uncloneable`: a `parse` that returns a function, which cannot travel to a worker (a bug).
  */
 import { defineRoute, jsonAnswer, type RouteDef } from "../../src/api/routes/route-table.ts";
 import type { ReadStore } from "../../src/store/read-store.ts";
@@ -52,6 +53,13 @@ export function routes(): RouteDef[] {
           .get(steps) as bigint;
         return jsonAnswer({ counted: counted.toString() });
       },
+    }),
+    defineRoute({
+      template: "/api/v1/test/uncloneable",
+      caching: "none",
+      maxAge: 1,
+      parse: () => () => 1,
+      answer: () => jsonAnswer({ reached: true }),
     }),
     defineRoute({
       template: "/api/v1/network/test-hold/{ms}",
