@@ -5,6 +5,7 @@ import type { RecordFile } from "../streams/types.ts";
 import { type DecodedItem, DecodeError, decodeItem } from "./decode.ts";
 import { applyHbarTransfers } from "./handlers/hbar-transfers.ts";
 import { HANDLERS } from "./handlers/index.ts";
+import { applyRecordRelations } from "./handlers/record-relations.ts";
 import { applyRecordTransfers } from "./handlers/transfers.ts";
 
 export type AppliedFile = {
@@ -100,6 +101,7 @@ function applyItem(store: WriteStore, file: RecordFile, item: DecodedItem, block
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
   applyRecordTransfers(ctx);
   applyHbarTransfers(ctx);
+  applyRecordRelations(ctx);
 }
 
 function orBloom(into: Uint8Array, bloom: Uint8Array): void {
