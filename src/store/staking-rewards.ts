@@ -1,3 +1,4 @@
+import { MAX_INT64 } from "../int64.ts";
 import {
   type Condition,
   createStatementCache,
@@ -7,7 +8,6 @@ import {
   WhereBuilder,
 } from "./conditions.ts";
 import type { Db } from "./db.ts";
-import { MAX_INT64 } from "../int64.ts";
 
 export type StakingRewardRow = { account_id: bigint; amount: bigint; consensus_ns: bigint };
 
