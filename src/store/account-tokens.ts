@@ -73,7 +73,10 @@ export function createAccountTokenQueries(
         columns: ["n.token_id", "n.serial"],
         orderNames: ["token_id", "serial"],
         base: (where) => {
-          where.add("n.account_id = ?", query.accountId).add("n.valid_to IS NULL");
+          // `unlikely`: without statistics SQLite would seek a token's serials on the primary key (token_id,
+          // serial) and filter the owner; the hint makes it seek owner and token on one index
+          // (nft_current_by_account, or nft_current_by_owner for one token).
+          where.add("unlikely(n.account_id = ?)", query.accountId).add("n.valid_to IS NULL");
           where.in("n.spender", query.spenderIds).compare("n.spender", query.spenderConditions);
         },
         parts: query.parts,

@@ -121,12 +121,32 @@ function middleCondition(primary: RangeBound, secondaries: RangeBound[]): Cond {
   return join("AND", parts);
 }
 
+/** Upstream's condition for bounds listed primary first, as it builds it; null when they impose nothing. */
+export function upstreamBoundsCondition(
+  bounds: readonly RangeBound[],
+): { sql: string; params: unknown[] } | null {
+  // The bounds are copied first (keeping which entries are the same bound): the caller's stay as they were.
+  return boundConditions(structuredClone([...bounds]), false, false);
+}
+
 /**
- * The WHERE fragment (and its parameters) for bounds listed primary first; null when they impose nothing. The
- * bounds are copied first (keeping which entries are the same bound), so the caller's are left as they were.
+ * The WHERE fragment (and its parameters) for bounds listed primary first: upstream's condition, with the
+ * primary key's own bounds ANDed in front where that changes nothing (see below); null when they impose nothing.
  */
 export function rangeBoundsCondition(
   bounds: readonly RangeBound[],
 ): { sql: string; params: unknown[] } | null {
-  return boundConditions(structuredClone([...bounds]), false, false);
+  const condition = upstreamBoundsCondition(bounds);
+  const primary = bounds[0];
+  if (condition === null || primary === undefined || bounds.length === 1) return condition;
+  // Every part of the OR keeps the primary key within its own bounds (the edges are its inclusive values, the
+  // middle lies between), so the bounds ANDed in front let SQLite seek the key's range instead of walking the
+  // list from its start. Not when an equality comes with an upper bound (the upper edge part then reaches past
+  // the equality), nor for an empty range (whose edges upstream's condition still keeps); requests never
+  // combine those: their constraints refuse them.
+  if (primary.lower?.op === "eq" && primary.upper !== null) return condition;
+  const upperValue = adjustedUpper(primary);
+  if (upperValue !== null && adjustedLower(primary) > upperValue) return condition;
+  const range = conditionOf(primary);
+  return range === null ? condition : join("AND", [range, condition]);
 }
