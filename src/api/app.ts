@@ -8,6 +8,8 @@ import { CORS_HEADER, createResponseCache, type ResponseCache, type ResponseCach
 import { createFront, type RequestListener, type RequestObservation } from "./front.ts";
 import { errorHandler, notFound } from "./http-errors.ts";
 import type { ReadAnswerer } from "./read-pool.ts";
+import { accountJavaListRoutes } from "./routes/account-java-lists.ts";
+import { accountRelationRoutes } from "./routes/account-relations.ts";
 import { blockRoutes } from "./routes/blocks.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { feeEstimatePost } from "./routes/fee-estimate.ts";
@@ -62,6 +64,8 @@ export function apiRoutes(): RouteDef[] {
     ...blockRoutes(),
     ...networkRoutes(feeEstimatePost()),
     ...networkSupplyRoutes(),
+    ...accountRelationRoutes(),
+    ...accountJavaListRoutes(),
   ];
 }
 

@@ -5,7 +5,7 @@ import type { Db } from "./db.ts";
  * is open) drops them while it applies files and builds them again, once, at the end: one sort instead of an
  * index update for every row written. Unique indexes stay: they guard "one current version per key".
  *
- * The statements are the ones migrations 0001 and 0080 ran, verbatim, so the rebuilt schema is the same text. A process
+ * The statements are the ones their migrations (0001, 0050, 0080) ran, verbatim, so the rebuilt schema is the same text. A process
  * killed while they are dropped leaves them missing: every worker start calls `restoreReadIndexes`.
  */
 const READ_INDEXES: ReadonlyArray<readonly [name: string, sql: string]> = [
@@ -17,11 +17,11 @@ const READ_INDEXES: ReadonlyArray<readonly [name: string, sql: string]> = [
     "nft_current_by_owner",
     "CREATE INDEX nft_current_by_owner ON nft (token_id, account_id, serial) WHERE valid_to IS NULL",
   ],
-  // Migration 0080 (read path).
   [
     "nft_current_by_account",
     "CREATE INDEX nft_current_by_account ON nft (account_id, token_id, serial) WHERE valid_to IS NULL",
   ],
+  // Migration 0080 (read path).
   [
     "token_account_by_account",
     "CREATE INDEX token_account_by_account ON token_account (account_id, token_id, valid_from)",
