@@ -23,8 +23,8 @@ const READ_INDEXES: ReadonlyArray<readonly [name: string, sql: string]> = [
   ],
   // Migration 0080 (read path).
   [
-    "token_account_by_account",
-    "CREATE INDEX token_account_by_account ON token_account (account_id, token_id, valid_from)",
+    "token_account_closed_by_account",
+    "CREATE INDEX token_account_closed_by_account ON token_account (account_id, token_id, valid_from) WHERE valid_to IS NOT NULL",
   ],
 ];
 

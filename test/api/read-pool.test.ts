@@ -59,24 +59,39 @@ describe("a query held open on one read worker", () => {
     expect((await timed(cached)).status).toBe(200);
     expect((await timed(cached)).status).toBe(200);
 
-    const held = timed(`${base}/api/v1/test/hold/1500`);
+    let holding = true;
+    const held = timed(`${base}/api/v1/test/hold/3000`).finally(() => {
+      holding = false;
+    });
     await sleep(200);
     const missed = timed(`${base}/api/v1/tokens/${tokenId}?timestamp=9999999999`);
-    const during = [
-      await timed(`${base}/health/liveness`),
-      await timed(`${base}/health/readiness`),
-      await timed(`${base}/metrics`),
-      await timed(cached),
-      await timed(`${base}/health/liveness`),
+    const probes = [
+      `${base}/health/liveness`,
+      `${base}/health/readiness`,
+      `${base}/metrics`,
+      cached,
+      `${base}/health/liveness`,
+      `${base}/health/liveness`,
+      `${base}/health/liveness`,
     ];
+    const during = [];
+    for (const url of probes) {
+      const answer = await timed(url);
+      // Answered while the query is still held: nothing waited for it.
+      expect(holding, url).toBe(true);
+      during.push(answer);
+    }
     for (const answer of during) {
       expect(answer.status).toBe(200);
-      expect(answer.ms).toBeLessThan(100);
+      expect(answer.ms).toBeLessThan(1000);
     }
+    // Within 100 ms (the median of the liveness probes: a shared machine can deschedule any one of them).
+    const liveness = during.filter((_a, i) => probes[i]!.endsWith("/liveness")).map((a) => a.ms);
+    expect(liveness.sort((a, b) => a - b)[Math.floor(liveness.length / 2)]).toBeLessThan(100);
     expect(metric(during[2]!.body, "mirrorlite_read_workers_busy")).toBe(1);
     const done = await held;
     expect(done.status).toBe(200);
-    expect(JSON.parse(done.body)).toEqual({ held: 1500, spins: true });
+    expect(JSON.parse(done.body)).toEqual({ held: 3000, spins: true });
     // The miss waited for the only worker, then got its answer.
     const answered = await missed;
     expect(answered.status).toBe(200);
@@ -105,9 +120,11 @@ describe("a query past --query-timeout-ms", () => {
     const base = service().baseUrl;
     const held = timed(`${base}/api/v1/test/hold/60000`);
     await sleep(100);
-    const live = await timed(`${base}/health/liveness`);
-    expect(live.status).toBe(200);
-    expect(live.ms).toBeLessThan(100);
+    const live = [];
+    for (let i = 0; i < 3; i++) live.push(await timed(`${base}/health/liveness`));
+    for (const answer of live) expect(answer.status).toBe(200);
+    // The median of three probes (a shared machine can deschedule any one of them).
+    expect(live.map((a) => a.ms).sort((a, b) => a - b)[1]).toBeLessThan(100);
 
     const answer = await held;
     expect(answer.status).toBe(503);
@@ -136,11 +153,12 @@ describe("a query past --query-timeout-ms", () => {
     // Counting in SQLite itself never returns to JavaScript, so the old thread ends only when it is done.
     const spin = timed(`${base}/api/v1/test/spin/100000000`);
     await sleep(100);
+    const live: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const live = await timed(`${base}/health/liveness`);
-      expect(live.ms).toBeLessThan(100);
+      live.push((await timed(`${base}/health/liveness`)).ms);
       await sleep(100);
     }
+    expect(live.sort((a, b) => a - b)[1]).toBeLessThan(100);
     expect((await spin).status).toBe(503);
     // The replacement answers while the old thread may still be counting.
     const next = await timed(`${base}/api/v1/tokens/${tokenId}?timestamp=1`);

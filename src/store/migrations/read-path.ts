@@ -8,8 +8,9 @@ export const READ_PATH_MIGRATIONS: readonly Migration[] = [
     -- /tokens?type=: the current tokens of one type in id order (a seek instead of a walk over every token).
     CREATE INDEX token_current_type ON token (type, id) WHERE valid_to IS NULL;
     -- (/tokens/nfts?account.id= across tokens walks an owner's current NFTs on nft_current_by_account, 0050.)
-    -- /tokens/balances?account.id=&timestamp= across tokens: every version of an account's relationships.
-    CREATE INDEX token_account_by_account ON token_account (account_id, token_id, valid_from);
+    -- /tokens/balances?account.id=&timestamp= across tokens: an account's closed relationship versions (its
+    -- current ones are on token_account_current_by_account; partial, so current lookups never pick this one).
+    CREATE INDEX token_account_closed_by_account ON token_account (account_id, token_id, valid_from) WHERE valid_to IS NOT NULL;
     `,
   ],
   [
