@@ -128,20 +128,32 @@ export function createIngestor(options: IngestorOptions): Ingestor {
   /**
    * Applies `names[from..]` in one SQLite transaction until a group limit is reached (or `until`, exclusive).
    * Every file writes its own cursor and the store is flushed once, before the commit, so a commit always ends
-   * at a file boundary. A file that fails undoes the whole group; the files before it are applied again as a
-   * group of their own and committed, then its error is thrown.
+   * at a file boundary. When the group fails, nothing of it happened; the files that were whole are then tried
+   * once more as a group of their own (`retry`), without the failing file if one failed:
+   *
+   * - a file failed (corrupt, out of chain): the files before it commit, then its error is thrown;
+   * - the flush or the commit failed (disk full, I/O error): the same files are tried again once, and if that
+   *   fails too the first error is thrown. A commit is never retried more than once: a full disk stays full.
    */
-  function applyGroup(names: readonly string[], from: number, until = names.length): AppliedFile[] {
+  function applyGroup(
+    names: readonly string[],
+    from: number,
+    until = names.length,
+    retry = true,
+  ): AppliedFile[] {
     const groupStarted = performance.now();
     const tipBefore = tip;
     const group: Array<{ applied: AppliedFile; durationMs: number }> = [];
     let groupTransactions = 0;
     let next = from;
+    let fileFailed = false;
     db.exec("BEGIN IMMEDIATE");
     try {
       while (next < until) {
         const started = performance.now();
+        fileFailed = true;
         const applied = writeOne(names[next]!);
+        fileFailed = false;
         group.push({ applied, durationMs: performance.now() - started });
         groupTransactions += applied.transactions;
         next += 1;
@@ -161,12 +173,20 @@ export function createIngestor(options: IngestorOptions): Ingestor {
       if (db.inTransaction) db.exec("ROLLBACK");
       store.reset();
       tip = tipBefore;
-      // The files before the failing one are whole and in order: they commit without it (a failed commit is
-      // thus tried once more). Not when stopping: an abandoned group is applied again by the next start.
-      if (!(error instanceof AbandonedError)) {
-        for (let at = from; at < next; ) at += applyGroup(names, at, next).length;
+      // Not when stopping: an abandoned group is applied again by the next start.
+      if (error instanceof AbandonedError || !retry || next === from) throw error;
+      let retried: AppliedFile[] = [];
+      try {
+        for (let at = from; at < next; ) {
+          const committed = applyGroup(names, at, next, false);
+          retried = [...retried, ...committed];
+          at += committed.length;
+        }
+      } catch {
+        throw error;
       }
-      throw error;
+      if (fileFailed) throw error;
+      return retried;
     }
     const committed: AppliedFile[] = [];
     for (const { applied, durationMs } of group) {

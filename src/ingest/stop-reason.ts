@@ -10,5 +10,10 @@ export function describeStop(error: unknown): { file: string | null; reason: str
     return { file: error.file, reason: error.message };
   }
   const message = error instanceof Error ? error.message : String(error);
+  // SQLite's own words (`database or disk is full`), with its code, say what an operator has to fix.
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && code.startsWith("SQLITE_")) {
+    return { file: null, reason: `the index cannot be written: ${message} (${code})` };
+  }
   return { file: null, reason: message };
 }
