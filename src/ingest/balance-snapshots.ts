@@ -39,6 +39,11 @@ export type BalanceSnapshots = {
   checkUpTo(indexedNs: bigint): void;
   /** Reports the starting state of a resumed index (as `onStart`), if it has one. */
   announce(): void;
+  /**
+   * Called after each commit: a start taken in the committed group is logged and reported now, never before
+   * (the group could still roll back, and the start with it).
+   */
+  committed(): void;
 };
 
 const MAX_EXAMPLES = 5;
@@ -66,6 +71,8 @@ export function createBalanceSnapshots(
   const now = follow.now ?? (() => performance.now());
   const intervalMs = follow.intervalMs ?? 10_000;
   let lastLook = now();
+  /** A start written in the open commit group, reported once the group commits. */
+  let pendingStart: { source: string; accounts: number; consensusNs: bigint } | null = null;
 
   /**
    * Adds the snapshots written since the last look, ordered by the instant in their names (read in full when
@@ -124,11 +131,7 @@ export function createBalanceSnapshots(
       store.reset();
       throw error;
     }
-    log.info(
-      { source: state.source, accounts: balances.length, consensusNs: state.consensusNs.toString() },
-      "hbar balances start from this state",
-    );
-    events.onStart(state.source, state.consensusNs);
+    pendingStart = { source: state.source, accounts: balances.length, consensusNs: state.consensusNs };
   }
 
   function check(file: BalanceFileInfo, indexedNs: bigint): void {
@@ -203,6 +206,16 @@ export function createBalanceSnapshots(
     announce() {
       const start = queries.start();
       if (start !== null) events.onStart(start.source, start.consensusNs);
+    },
+    committed() {
+      if (pendingStart === null) return;
+      const { source, accounts, consensusNs } = pendingStart;
+      pendingStart = null;
+      log.info(
+        { source, accounts, consensusNs: consensusNs.toString() },
+        "hbar balances start from this state",
+      );
+      events.onStart(source, consensusNs);
     },
     checkUpTo(indexedNs) {
       const start = queries.start();

@@ -101,6 +101,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
         consensusEnd: applied.consensusEnd.toString(),
         durationMs,
       });
+      snapshots.committed();
       snapshots.checkUpTo(applied.consensusEnd);
     },
   });

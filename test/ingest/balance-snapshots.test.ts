@@ -1,6 +1,7 @@
 import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { writeRecordFileV6 } from "../../fixtures/writer/write-record-file.ts";
 import { parseCommand } from "../../src/cli/args.ts";
 import { BalanceFileReadError } from "../../src/errors.ts";
 import { instantOfName } from "../../src/ingest/balance-folder.ts";
@@ -8,6 +9,7 @@ import { demoBalancesDir } from "../../src/runtime/assets.ts";
 import { openReader } from "../../src/store/db.ts";
 import { createHbarQueries } from "../../src/store/hbar-balances.ts";
 import { parseBalanceFile } from "../../src/streams/balance-file.ts";
+import { readRecordFile } from "../../src/streams/read-record-file.ts";
 import { runCli } from "../helpers/cli.ts";
 import { expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
 import {
@@ -191,6 +193,35 @@ describe("without a balance file at or before the first record", () => {
   it("the tokens scenario (block 5000, no folder) has no supply either", async () => {
     const { service } = await serve("tokens", null);
     expect((await supply(service, "?q=circulating")).status).toBe(404);
+  });
+});
+
+describe("a start that rolls back", () => {
+  it("is not reported: readiness names a start only once it is committed", async () => {
+    // The demo's first file (block 0, from genesis) rewritten with its second record undecodable: the genesis
+    // start is taken before the file is applied, then the file fails and everything rolls back.
+    const stream = copyStream(fixtureStream("demo"));
+    cleanups.push(stream.remove);
+    const first = expectedLedger("demo").blocks[0]!.name;
+    const file = readRecordFile(first, readFileSync(join(stream.dir, first)));
+    expect(file.items.length).toBeGreaterThanOrEqual(2);
+    const items = file.items.map((item, index) =>
+      index === 1 ? { ...item, recordBytes: Uint8Array.of(0x08, 0x05) } : item,
+    );
+    const written = writeRecordFileV6({
+      hapiVersion: file.hapiVersion!,
+      blockNumber: 0n,
+      startRunningHash: new Uint8Array(48),
+      items,
+    });
+    writeFileSync(join(stream.dir, first), written.gzipBytes);
+    const service = await startTestService({ recordsDir: stream.dir, waitSignatures: false });
+    cleanups.push(() => service.stop());
+    await service.ingest.settled;
+    expect(service.ingest.status().state).toBe("stopped");
+    expect(service.ingest.status().file).toBe(first);
+    expect((await readiness(service)).start).toBeNull();
+    expect((await supply(service)).status).toBe(404);
   });
 });
 
