@@ -87,7 +87,9 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     shouldStop: stopRequested,
     onPlanned: (names, pending) => {
       newestPlanned = names.at(-1) ?? newestPlanned;
-      if (newestPlanned !== null) post({ type: "planned", files: pending, newest: newestPlanned });
+      const oldest = names[0];
+      if (newestPlanned !== null && oldest !== undefined)
+        post({ type: "planned", files: pending, oldest, newest: newestPlanned });
     },
     beforeFirstFile: (file, blockNumber) => snapshots.beforeFirstFile(file, blockNumber),
     onCommitted: (applied, durationMs) => {

@@ -42,8 +42,11 @@ export type IngestWorkerMessage =
       durationMs: number;
     }
   | { type: "caught-up"; files: number; transactions: number }
-  /** A pass is about to apply `files` record files, the newest complete one on disk being `newest`. */
-  | { type: "planned"; files: number; newest: string }
+  /**
+   * A pass is about to apply `files` record files, the first being `oldest` and the newest complete one on disk
+   * `newest`.
+   */
+  | { type: "planned"; files: number; oldest: string; newest: string }
   | { type: "stopped"; file: string | null; reason: string }
   | { type: "balances-start"; source: string; consensusNs: string }
   | {

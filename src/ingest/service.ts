@@ -37,6 +37,8 @@ export type IngestStatus = {
   lastConsensusEndNs: bigint | null;
   /** The newest complete record file seen in the folder (applied or not). */
   newestFile: string | null;
+  /** The oldest record file a pass planned to apply since the last commit (null once one is committed). */
+  oldestPendingFile: string | null;
   /** Files that stopped ingestion or crashed the worker since start-up. */
   errors: number;
   balances: BalanceStatus;
@@ -107,6 +109,7 @@ export function startIngestService(
     lastFile: null,
     lastConsensusEndNs: null,
     newestFile: null,
+    oldestPendingFile: null,
     errors: 0,
     balances: { start: null, snapshotsChecked: 0, snapshotsDisagreeing: 0, recentChecks: [] },
   };
@@ -170,12 +173,14 @@ export function startIngestService(
       case "planned":
         filesLeft = message.files;
         status.newestFile = message.newest;
+        status.oldestPendingFile ??= message.oldest;
         break;
       case "committed": {
         const blockNumber = BigInt(message.blockNumber);
         status.lastBlock = blockNumber;
         status.lastFile = message.file;
         status.lastConsensusEndNs = BigInt(message.consensusEnd);
+        status.oldestPendingFile = null;
         if (filesLeft > 0) filesLeft -= 1;
         meter.committed(message.transactions);
         for (const listener of listeners) listener(message.file, blockNumber);

@@ -76,10 +76,11 @@ export function createMetrics({ ingest, dbPath }: MetricsDeps): Metrics {
   );
   gauge(
     "mirrorlite_ingest_seconds_behind",
-    "Consensus seconds between the newest complete record file on disk and the last one applied.",
+    "Consensus seconds between the newest complete record file on disk and the last one applied (before any is " +
+      "applied: the oldest one waiting).",
     () => {
       const s = ingest.status();
-      return secondsBehind(s.lastFile, s.newestFile);
+      return secondsBehind(s.lastFile, s.newestFile, s.oldestPendingFile);
     },
   );
   gauge(
