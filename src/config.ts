@@ -32,6 +32,11 @@ export type Config = {
    * this commits alone). Default 20,000; 1 commits every file on its own.
    */
   commitTransactions?: number;
+  /**
+   * The most MiB a stream file (record file, balance snapshot) may hold, on disk and decompressed; a larger one
+   * stops ingestion as corrupt (default 256).
+   */
+  maxFileMb?: number;
 };
 
 const schema = {
@@ -62,6 +67,7 @@ const schema = {
     workerHeapMb: { type: "integer", minimum: 8, maximum: 1048576 },
     balancesDir: { type: ["string", "null"], minLength: 1 },
     commitTransactions: { type: "integer", minimum: 1, maximum: 10000000 },
+    maxFileMb: { type: "integer", minimum: 1, maximum: 2047 },
   },
 } as const;
 

@@ -30,6 +30,8 @@ const COMMON_OPTIONS = `  --records DIR               MIRRORLITE_RECORDS      a 
   --worker-heap-mb MB         MIRRORLITE_WORKER_HEAP_MB  cap the ingest worker's heap (512)
   --commit-transactions N                             while catching up, whole files share one SQLite
                                                       commit up to N transactions; 1 = one per file (20000)
+  --max-file-mb MB            MIRRORLITE_MAX_FILE_MB  the largest stream file, on disk and decompressed;
+                                                      a larger one is refused as corrupt (256)
   --balances DIR              MIRRORLITE_BALANCES     a node's account balance folder (*_Balances.csv,
                                                       *_Balances.pb.gz): the newest snapshot at or before
                                                       the first record file starts the hbar and token
@@ -90,6 +92,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "worker-heap-mb": { type: "string" },
         balances: { type: "string" },
         "commit-transactions": { type: "string" },
+        "max-file-mb": { type: "string" },
       },
     }));
   } catch (error) {
@@ -117,6 +120,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   const commitText = values["commit-transactions"] as string | undefined;
   const commitTransactions =
     commitText === undefined ? undefined : integer(commitText, "commit-transactions", problems);
+  const maxFileText = option("max-file-mb", "MIRRORLITE_MAX_FILE_MB");
+  const maxFileMb = maxFileText === undefined ? undefined : integer(maxFileText, "max-file-mb", problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({
     // The bundled demo is a throwaway: index it in memory unless told otherwise.
@@ -137,6 +142,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       env.MIRRORLITE_BALANCES ??
       (records ? null : demoBalancesDir()),
     ...(commitTransactions === undefined ? {} : { commitTransactions }),
+    ...(maxFileMb === undefined ? {} : { maxFileMb }),
   });
   return { name, config };
 }

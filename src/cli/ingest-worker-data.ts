@@ -2,6 +2,7 @@ import type { Config } from "../config.ts";
 import { scanBalanceFolder } from "../ingest/balance-folder.ts";
 import type { IngestWorkerData } from "../ingest/messages.ts";
 import type { DbLocation } from "../store/db.ts";
+import { MAX_DECOMPRESSED_BYTES } from "../streams/decompress.ts";
 
 /**
  * What the ingest worker needs from the configuration; `follow` keeps it watching after the first pass. Reads
@@ -12,6 +13,8 @@ export function ingestWorkerData(
   location: DbLocation,
   follow: boolean,
 ): Omit<IngestWorkerData, "stopFlag"> {
+  const maxFileBytes =
+    config.maxFileMb === undefined ? MAX_DECOMPRESSED_BYTES : config.maxFileMb * 1024 * 1024;
   return {
     recordsDir: config.recordsDir,
     dbPath: location.path,
@@ -22,8 +25,9 @@ export function ingestWorkerData(
     logFormat: config.logFormat ?? "json",
     pollMs: config.pollMs,
     follow,
-    balanceFiles: config.balancesDir ? scanBalanceFolder(config.balancesDir) : null,
+    balanceFiles: config.balancesDir ? scanBalanceFolder(config.balancesDir, maxFileBytes) : null,
     balancesDir: config.balancesDir ?? null,
     ...(config.commitTransactions === undefined ? {} : { commitTransactions: config.commitTransactions }),
+    maxFileBytes,
   };
 }

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { BalanceFileReadError } from "../errors.ts";
 import {
@@ -8,6 +8,12 @@ import {
   parseBalanceFile,
   parseIsoInstant,
 } from "../streams/balance-file.ts";
+import {
+  FileTooLargeError,
+  MAX_DECOMPRESSED_BYTES,
+  readFileBounded,
+  TOO_LARGE_HINT,
+} from "../streams/decompress.ts";
 
 /** One balance file of the folder: where it is and the consensus instant it describes. */
 export type BalanceFileInfo = { name: string; path: string; consensusNs: bigint };
@@ -17,7 +23,7 @@ export type BalanceFileInfo = { name: string; path: string; consensusNs: bigint 
  * consensus time. Throws BalanceFileReadError naming the first file that does not read and why (start-up stops
  * there: a snapshot that cannot be trusted must not silently become the starting state).
  */
-export function scanBalanceFolder(dir: string): BalanceFileInfo[] {
+export function scanBalanceFolder(dir: string, maxBytes = MAX_DECOMPRESSED_BYTES): BalanceFileInfo[] {
   let names: string[];
   try {
     names = readdirSync(dir).filter(isBalanceFileName).sort();
@@ -26,7 +32,7 @@ export function scanBalanceFolder(dir: string): BalanceFileInfo[] {
   }
   const files = names.map((name) => {
     const path = join(dir, name);
-    return { name, path, consensusNs: readBalanceSnapshot(path, name).consensusNs };
+    return { name, path, consensusNs: readBalanceSnapshot(path, name, maxBytes).consensusNs };
   });
   const seen = new Map<bigint, string>();
   for (const file of files) {
@@ -42,16 +48,23 @@ export function scanBalanceFolder(dir: string): BalanceFileInfo[] {
   return files.sort((a, b) => (a.consensusNs < b.consensusNs ? -1 : a.consensusNs > b.consensusNs ? 1 : 0));
 }
 
-/** Reads one balance file; throws BalanceFileReadError naming it. */
-export function readBalanceSnapshot(path: string, name: string): BalanceSnapshot {
+/** Reads one balance file (at most `maxBytes`, on disk and decompressed); throws BalanceFileReadError naming it. */
+export function readBalanceSnapshot(
+  path: string,
+  name: string,
+  maxBytes = MAX_DECOMPRESSED_BYTES,
+): BalanceSnapshot {
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(path);
+    bytes = readFileBounded(path, maxBytes);
   } catch (error) {
+    if (error instanceof FileTooLargeError) {
+      throw new BalanceFileReadError(path, `balance file ${path} ${error.message}${TOO_LARGE_HINT}`);
+    }
     throw new BalanceFileReadError(path, `balance file ${path} cannot be read: ${(error as Error).message}`);
   }
   try {
-    return parseBalanceFile(name, bytes);
+    return parseBalanceFile(name, bytes, maxBytes);
   } catch (error) {
     throw new BalanceFileReadError(path, `balance file ${path} ${(error as Error).message}`, {
       cause: error,

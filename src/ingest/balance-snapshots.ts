@@ -48,13 +48,15 @@ export type BalanceSnapshots = {
 
 const MAX_EXAMPLES = 5;
 
-export type FollowOptions = {
+export type BalanceSnapshotOptions = {
   /** The balance folder, looked at again for snapshots a node writes after start-up (null: never). */
   dir: string | null;
   /** Least time between two looks at the folder, in ms (default 10 s). */
   intervalMs?: number;
   /** Milliseconds of a monotonic clock (tests pass their own). */
   now?: () => number;
+  /** The most bytes a balance file may hold, on disk and decompressed (default `MAX_DECOMPRESSED_BYTES`). */
+  maxFileBytes?: number;
 };
 
 export function createBalanceSnapshots(
@@ -62,7 +64,7 @@ export function createBalanceSnapshots(
   store: WriteStore,
   log: Logger,
   events: BalanceSnapshotEvents,
-  follow: FollowOptions = { dir: null },
+  follow: BalanceSnapshotOptions = { dir: null },
 ): BalanceSnapshots {
   const queries = createHbarQueries(store.db);
   // Snapshots not compared yet, oldest first.
@@ -135,7 +137,7 @@ export function createBalanceSnapshots(
   }
 
   function check(file: BalanceFileInfo, indexedNs: bigint): void {
-    const snapshot = readBalanceSnapshot(file.path, file.name);
+    const snapshot = readBalanceSnapshot(file.path, file.name, follow.maxFileBytes);
     const at = snapshot.consensusNs;
     if (at > indexedNs) {
       // The name promised an earlier instant than the file holds: compare once the index gets there.
@@ -190,7 +192,7 @@ export function createBalanceSnapshots(
       const realm = toBigInt(node?.realmNum);
       const chosen = files.filter((f) => f.consensusNs <= item.consensusNs).at(-1);
       if (chosen !== undefined) {
-        const snapshot = readBalanceSnapshot(chosen.path, chosen.name);
+        const snapshot = readBalanceSnapshot(chosen.path, chosen.name, follow.maxFileBytes);
         seed({ consensusNs: snapshot.consensusNs, source: chosen.name, shard, realm, snapshot });
       } else if (blockNumber === 0n && isAllZero(file.previousHash)) {
         // At genesis the treasury holds every hbar; the state holds just before the first transaction.

@@ -71,7 +71,11 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
         post({ type: "balances-checked", ...report, consensusNs: report.consensusNs.toString() }),
     },
     // New snapshots are looked for every 40 polls (10 s by default): a node writes one every 15 minutes.
-    { dir: data.follow ? data.balancesDir : null, intervalMs: data.pollMs * 40 },
+    {
+      dir: data.follow ? data.balancesDir : null,
+      intervalMs: data.pollMs * 40,
+      maxFileBytes: data.maxFileBytes,
+    },
   );
   const ingestor = createIngestor({
     dir: data.recordsDir,
@@ -82,6 +86,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     // Readers (serve) should see a catch-up progress every second; a one-shot ingest has none.
     commitMs: data.follow ? 1000 : Number.POSITIVE_INFINITY,
     ...(data.commitTransactions === undefined ? {} : { commitTransactions: data.commitTransactions }),
+    maxFileBytes: data.maxFileBytes,
     log,
     checkSignature: data.addressBookPath ? loadSignatureCheck(data.addressBookPath, data.recordsDir) : null,
     shouldStop: stopRequested,

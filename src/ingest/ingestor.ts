@@ -1,10 +1,16 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CorruptFileError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { WriteStore } from "../store/write-store.ts";
 import { type ChainTip, checkChain, nextBlockNumber } from "../streams/chain.ts";
+import {
+  FileTooLargeError,
+  MAX_DECOMPRESSED_BYTES,
+  readFileBounded,
+  TOO_LARGE_HINT,
+} from "../streams/decompress.ts";
 import { readRecordFile } from "../streams/read-record-file.ts";
 import type { RecordFile } from "../streams/types.ts";
 import { AbandonedError, type AppliedFile, writeRecordFile } from "./apply.ts";
@@ -38,6 +44,8 @@ export type IngestorOptions = {
    * second; the worker passes its poll interval). Younger files wait for a second look at the same size.
    */
   quietMs?: number;
+  /** The most bytes a record file may hold, on disk or decompressed (default `MAX_DECOMPRESSED_BYTES`). */
+  maxFileBytes?: number;
   /** The most transactions one commit may hold while catching up (default `GROUP_MAX_TRANSACTIONS`). */
   commitTransactions?: number;
   /**
@@ -72,6 +80,17 @@ export function createIngestor(options: IngestorOptions): Ingestor {
   const db = store.db;
   const groupMaxTransactions = options.commitTransactions ?? GROUP_MAX_TRANSACTIONS;
   const groupMaxMs = options.commitMs ?? GROUP_MAX_MS;
+  const maxFileBytes = options.maxFileBytes ?? MAX_DECOMPRESSED_BYTES;
+
+  /** A stream file's bytes, refused unread (as corrupt) when larger than the bound. */
+  function readBounded(name: string): Uint8Array {
+    try {
+      return readFileBounded(join(dir, name), maxFileBytes);
+    } catch (error) {
+      if (!(error instanceof FileTooLargeError)) throw error;
+      throw new CorruptFileError(name, `${error.message}${TOO_LARGE_HINT}`, { cause: error });
+    }
+  }
   let tip = readCursor(store);
   let previousSizes = new Map<string, number>();
 
@@ -105,11 +124,10 @@ export function createIngestor(options: IngestorOptions): Ingestor {
 
   /** Reads, checks and writes one file inside the open group transaction; advances the in-memory tip. */
   function writeOne(name: string): AppliedFile {
-    const path = join(dir, name);
-    const parsed = readRecordFile(name, readFileSync(path));
+    const parsed = readRecordFile(name, readBounded(name), maxFileBytes);
     if (options.checkSignature) {
       const signatureName = signatureNameOf(name);
-      options.checkSignature(parsed, readFileSync(join(dir, signatureName)), signatureName);
+      options.checkSignature(parsed, readBounded(signatureName), signatureName);
     }
     checkChain(tip, parsed);
     const blockNumber = nextBlockNumber(tip, parsed);

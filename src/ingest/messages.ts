@@ -26,6 +26,8 @@ export type IngestWorkerData = {
   balancesDir: string | null;
   /** While catching up, the most transactions one commit may hold (see `Config.commitTransactions`). */
   commitTransactions?: number;
+  /** The most bytes a stream file may hold, on disk and decompressed (see `Config.maxFileMb`). */
+  maxFileBytes: number;
 };
 
 /** Messages from the ingest worker. bigint values travel as decimal strings. */
