@@ -12,6 +12,7 @@
 import { hash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { LRUCache } from "lru-cache";
+import { linkHeaderValue } from "./header-limits.ts";
 
 /** Headers every answer of the API carries (the mirror node allows any origin). */
 export const CORS_HEADER = "Access-Control-Allow-Origin";
@@ -115,7 +116,8 @@ export function renderResponse(
   const headers = [CORS_HEADER, "*"];
   if (cacheControl !== null) headers.push("Cache-Control", cacheControl);
   headers.push("Content-Type", contentType, "Content-Length", String(bytes), "ETag", etag);
-  if (next !== null) headers.push("Link", `<${next}>; rel="next"`);
+  const link = next === null ? null : linkHeaderValue(next);
+  if (link !== null) headers.push("Link", link);
   return { status, body: json, bytes, etag, cacheControl: cacheControl ?? "", headers };
 }
 

@@ -24,6 +24,7 @@ import {
   weakEtag,
   writeResponse,
 } from "./cache.ts";
+import { javaHeaderTooLarge, MAX_JAVA_REQUEST_HEADER_BYTES, requestHeaderBytes } from "./header-limits.ts";
 import { errorAnswer } from "./http-errors.ts";
 import {
   JAVA_JSON_TYPE,
@@ -183,6 +184,11 @@ export function createFront(deps: FrontDeps): RequestListener {
       const found = match(question === -1 ? url : url.slice(0, question));
       if (found === null) return toExpress(req, res, started);
       route = found.route;
+      if (route.style === "java" && requestHeaderBytes(req) > MAX_JAVA_REQUEST_HEADER_BYTES) {
+        writeJavaError(req, res, javaHeaderTooLarge());
+        report(res, started, route.template, method, "none");
+        return;
+      }
       if (method === "GET" || method === "HEAD")
         return answerGet(req, res, route, url, found.params, started);
       if (route.style !== "java") return toExpress(req, res, started);

@@ -52,6 +52,12 @@ describe("fuzzing every endpoint", () => {
           const context = `${url.slice(0, 300)} → ${response.status} ${response.body.slice(0, 300)}`;
           if (response.status < 300) answered++;
           expect(response.status, context).toBeLessThan(500);
+          if (response.status === 431) {
+            // Node's own answer past its 16 KiB of request line and headers (as the public mirror node's).
+            expect(Buffer.byteLength(url), context).toBeGreaterThan(16 * 1024 - 512);
+            expect(response.body, context).toBe("");
+            return;
+          }
           const contentType = response.headers["content-type"];
           // A doubled slash is no spelling of a network path (as Express routes it): the app's own 404.
           const style =
