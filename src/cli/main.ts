@@ -56,7 +56,14 @@ async function run(name: "serve" | "ingest", config: Config, log: Logger): Promi
     };
     process.on("SIGINT", onInterrupt);
     process.on("SIGTERM", onInterrupt);
-    const outcome = await ingestOnce(config, log.child({ component: "ingest" }), interrupt.signal);
+    let outcome: Awaited<ReturnType<typeof ingestOnce>>;
+    try {
+      outcome = await ingestOnce(config, log.child({ component: "ingest" }), interrupt.signal);
+    } catch (error) {
+      if (!(error instanceof StartupError)) throw error;
+      process.stderr.write(`mirrorlite: ${error.message}\n`);
+      return 1;
+    }
     process.removeListener("SIGINT", onInterrupt);
     process.removeListener("SIGTERM", onInterrupt);
     if (!outcome.ok) {

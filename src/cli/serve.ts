@@ -7,6 +7,7 @@ import type { Logger } from "../log.ts";
 import { createMetrics } from "../metrics/metrics.ts";
 import { openReader, resolveDbLocation } from "../store/db.ts";
 import { createReadStore } from "../store/read-store.ts";
+import { takeIndex } from "./index-lock.ts";
 import { ingestWorkerData } from "./ingest-worker-data.ts";
 import { StartupError } from "./startup-error.ts";
 
@@ -40,8 +41,15 @@ export async function startService(
 ): Promise<RunningService> {
   const location = resolveDbLocation(config.db);
   let data: ReturnType<typeof ingestWorkerData>;
+  let lock: ReturnType<typeof takeIndex>;
   try {
-    data = ingestWorkerData(config, location, true);
+    lock = takeIndex(config.db, location, "serve");
+    try {
+      data = ingestWorkerData(config, location, true);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   } catch (error) {
     location.dispose();
     throw error;
@@ -87,6 +95,7 @@ export async function startService(
   } catch (error) {
     await ingest.stop();
     reader?.close();
+    lock.release();
     location.dispose();
     throw error;
   }
@@ -105,6 +114,7 @@ export async function startService(
       const deadline = setTimeout(() => server.closeAllConnections(), drainMs);
       await Promise.all([drained.finally(() => clearTimeout(deadline)), ingest.stop()]);
       reader?.close();
+      lock.release();
       location.dispose();
     })();
     return stopping;
