@@ -69,6 +69,13 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
         post({ type: "balances-start", source, consensusNs: consensusNs.toString() }),
       onCheck: (report) =>
         post({ type: "balances-checked", ...report, consensusNs: report.consensusNs.toString() }),
+      onHistory: ({ checked, disagreeing, recent }) =>
+        post({
+          type: "balances-history",
+          checked,
+          disagreeing,
+          recent: recent.map((check) => ({ ...check, consensusNs: check.consensusNs.toString() })),
+        }),
     },
     // New snapshots are looked for every 40 polls (10 s by default): a node writes one every 15 minutes.
     {
@@ -108,8 +115,8 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
         consensusEnd: applied.consensusEnd.toString(),
         durationMs,
       });
+      // Comparisons with later balance snapshots wait until the pass is done (see pass): never between commits.
       snapshots.committed();
-      snapshots.checkUpTo(applied.consensusEnd);
     },
   });
 
@@ -159,7 +166,8 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
       while (!stopRequested() && ingestor.ingestReady().length > 0) {
         // keep going: applying files takes time, and more may have become complete meanwhile
       }
-      // Snapshots a node wrote since start-up, once the index covers them (also when no new record came).
+      // Balance snapshots the index now covers, compared once no record file is waiting: reading and comparing a
+      // snapshot is not on the path of applying files.
       if (!stopRequested()) snapshots.checkUpTo(indexedEnd());
     });
   };

@@ -20,7 +20,7 @@ export type IngestWorkerData = {
    * so it stops promptly even while a long synchronous catch-up keeps its message queue unread.
    */
   stopFlag: SharedArrayBuffer;
-  /** The account balance files of `--balances`, checked and in consensus order (null: no folder). */
+  /** The account balance files of `--balances`, by the instants in their names, oldest first (null: no folder). */
   balanceFiles: BalanceFileInfo[] | null;
   /** The `--balances` folder, looked at again while following for snapshots written later (null: none). */
   balancesDir: string | null;
@@ -51,14 +51,18 @@ export type IngestWorkerMessage =
   | { type: "planned"; files: number; oldest: string; newest: string }
   | { type: "stopped"; file: string | null; reason: string }
   | { type: "balances-start"; source: string; consensusNs: string }
-  | {
-      type: "balances-checked";
-      file: string;
-      consensusNs: string;
-      accounts: number;
-      differences: number;
-      examples: string[];
-    };
+  | ({ type: "balances-checked" } & BalanceCheckMessage)
+  /** A resumed index's earlier comparisons: totals, and the most recent ones, oldest first. */
+  | { type: "balances-history"; checked: number; disagreeing: number; recent: BalanceCheckMessage[] };
+
+/** One comparison of a later balance snapshot with the index (`consensusNs` as a decimal string). */
+export type BalanceCheckMessage = {
+  file: string;
+  consensusNs: string;
+  accounts: number;
+  differences: number;
+  examples: string[];
+};
 
 /** Messages to the ingest worker. */
 export type IngestWorkerCommand = { type: "stop" };

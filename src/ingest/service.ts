@@ -1,7 +1,12 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../log.ts";
 import { ingestWorkerSource } from "../runtime/assets.ts";
-import type { IngestWorkerCommand, IngestWorkerData, IngestWorkerMessage } from "./messages.ts";
+import type {
+  BalanceCheckMessage,
+  IngestWorkerCommand,
+  IngestWorkerData,
+  IngestWorkerMessage,
+} from "./messages.ts";
 import { createProgressMeter, type Progress } from "./progress.ts";
 
 export type IngestState = "catching-up" | "ready" | "stopped";
@@ -24,6 +29,11 @@ export type BalanceStatus = {
 };
 
 const RECENT_CHECKS = 10;
+
+/** A comparison as the worker sends it, its instant back to a bigint. */
+function checkOf(message: BalanceCheckMessage): BalanceCheck {
+  return { ...message, consensusNs: BigInt(message.consensusNs) };
+}
 
 export type IngestStatus = {
   state: IngestState;
@@ -200,11 +210,15 @@ export function startIngestService(
         const balances = status.balances;
         balances.snapshotsChecked += 1;
         if (message.differences > 0) balances.snapshotsDisagreeing += 1;
-        const check = { ...message, consensusNs: BigInt(message.consensusNs) };
-        const { type: _type, ...rest } = check;
-        balances.recentChecks = [...balances.recentChecks, rest].slice(-RECENT_CHECKS);
+        const { type: _type, ...check } = message;
+        balances.recentChecks = [...balances.recentChecks, checkOf(check)].slice(-RECENT_CHECKS);
         break;
       }
+      case "balances-history":
+        status.balances.snapshotsChecked = message.checked;
+        status.balances.snapshotsDisagreeing = message.disagreeing;
+        status.balances.recentChecks = message.recent.map(checkOf).slice(-RECENT_CHECKS);
+        break;
     }
   });
   worker.on("error", (error) => {

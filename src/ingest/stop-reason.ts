@@ -1,11 +1,12 @@
-import { ChainBreakError, CorruptFileError, SignatureError } from "../errors.ts";
+import { BalanceFileReadError, ChainBreakError, CorruptFileError, SignatureError } from "../errors.ts";
 
 /** The file that stopped ingestion and why, from the error that stopped it. */
 export function describeStop(error: unknown): { file: string | null; reason: string } {
   if (
     error instanceof CorruptFileError ||
     error instanceof ChainBreakError ||
-    error instanceof SignatureError
+    error instanceof SignatureError ||
+    error instanceof BalanceFileReadError
   ) {
     return { file: error.file, reason: error.message };
   }
