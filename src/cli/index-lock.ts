@@ -1,3 +1,4 @@
+import { UnsafeCacheError } from "../runtime/private-folder.ts";
 import type { DbLocation } from "../store/db.ts";
 import { acquireWriterLock, IndexInUseError, type WriterLock } from "../store/writer-lock.ts";
 import { StartupError } from "./startup-error.ts";
@@ -13,6 +14,8 @@ export function takeIndex(db: string, location: DbLocation, command: "serve" | "
   } catch (error) {
     if (error instanceof IndexInUseError)
       throw new StartupError(error.message.replace(location.path, db), error);
+    // The single executable's addon folder is unsafe: said as it is (see main).
+    if (error instanceof UnsafeCacheError) throw error;
     throw new StartupError(`cannot open the database ${db}: ${(error as Error).message}`, error);
   }
 }
