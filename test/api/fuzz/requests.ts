@@ -341,10 +341,11 @@ function hostileRequest(endpoint: FuzzEndpoint, ledger: ExpectedLedger): fc.Arbi
     fc.array(parameter, { maxLength: 6 }),
     // Repeats: up to past the limit of 100 repeated values.
     fc.option(fc.tuple(parameter, fc.integer({ min: 2, max: 120 })), { freq: 5 }),
-    // Padding to a URL just under or just over a header limit (the request's other headers take about 80 bytes).
+    // Padding to a URL just under or just over a header limit (the request's other headers take about 80 bytes):
+    // a parameter repeated, or one long unknown parameter (kept in a next link by the Java-style routes).
     fc.option(
       fc.tuple(
-        fc.constantFrom("limit=1", "x=y", `name=${"a".repeat(100)}`, "%25"),
+        fc.constantFrom("limit=1", "x=y", `name=${"a".repeat(100)}`, "%25", "one long"),
         fc.constantFrom(8000, 8400, 15_800, 17_000),
       ),
       { freq: 10 },
@@ -377,7 +378,8 @@ function hostileRequest(endpoint: FuzzEndpoint, ledger: ExpectedLedger): fc.Arbi
     if (pad !== null) {
       const [padding, target] = pad;
       url += url.includes("?") ? "&" : "?";
-      while (url.length + padding.length + 1 <= target) url += `${padding}&`;
+      if (padding === "one long") url += `x=${"y".repeat(Math.max(0, target - url.length - 2))}`;
+      else while (url.length + padding.length + 1 <= target) url += `${padding}&`;
     }
     return { url, documentedPath };
   });
