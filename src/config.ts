@@ -37,6 +37,11 @@ export type Config = {
    * stops ingestion as corrupt (default 256).
    */
   maxFileMb?: number;
+  /**
+   * Serve `/metrics` on this port (same host; 0: any free port) instead of the public one, so that it can be
+   * firewalled apart. Unset: `/metrics` is on the public port.
+   */
+  metricsPort?: number;
 };
 
 const schema = {
@@ -68,6 +73,7 @@ const schema = {
     balancesDir: { type: ["string", "null"], minLength: 1 },
     commitTransactions: { type: "integer", minimum: 1, maximum: 10000000 },
     maxFileMb: { type: "integer", minimum: 1, maximum: 2047 },
+    metricsPort: { type: "integer", minimum: 0, maximum: 65535 },
   },
 } as const;
 

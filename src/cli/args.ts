@@ -50,6 +50,7 @@ ${COMMON_OPTIONS.replace("a node's record stream folder (…/record0.0.3)", "a n
   --host H                    MIRRORLITE_HOST         HTTP address (127.0.0.1)
   --list-cache-ms MS          MIRRORLITE_LIST_CACHE_MS  how stale a cached list may be; 0 = never (1000)
   --poll-ms MS                MIRRORLITE_POLL_MS      how often to look at the folder besides file events (250)
+  --metrics-port N            MIRRORLITE_METRICS_PORT serve /metrics on this port instead of --port (unset)
 
 SIGTERM or SIGINT stops cleanly within 10 s (a file being applied is rolled back, never half applied);
 a second signal exits at once.`;
@@ -93,6 +94,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         balances: { type: "string" },
         "commit-transactions": { type: "string" },
         "max-file-mb": { type: "string" },
+        "metrics-port": { type: "string" },
       },
     }));
   } catch (error) {
@@ -122,6 +124,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     commitText === undefined ? undefined : integer(commitText, "commit-transactions", problems);
   const maxFileText = option("max-file-mb", "MIRRORLITE_MAX_FILE_MB");
   const maxFileMb = maxFileText === undefined ? undefined : integer(maxFileText, "max-file-mb", problems);
+  const metricsText = option("metrics-port", "MIRRORLITE_METRICS_PORT");
+  const metricsPort = metricsText === undefined ? undefined : integer(metricsText, "metrics-port", problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({
     // The bundled demo is a throwaway: index it in memory unless told otherwise.
@@ -143,6 +147,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       (records ? null : demoBalancesDir()),
     ...(commitTransactions === undefined ? {} : { commitTransactions }),
     ...(maxFileMb === undefined ? {} : { maxFileMb }),
+    ...(metricsPort === undefined ? {} : { metricsPort }),
   });
   return { name, config };
 }
