@@ -20,7 +20,10 @@ export type Config = {
   listCacheMs: number;
   /** JSON lines (default) or readable lines for a terminal. */
   logFormat?: LogFormat;
-  /** A cap on the ingest worker's heap in MB (unset: Node's default); past it the worker dies and so does the process. */
+  /**
+   * A cap on the ingest worker's old-generation heap in MB (unset: 512, set in ingest/service.ts); past it the
+   * worker dies and so does the process.
+   */
   workerHeapMb?: number;
   /**
    * A node's account balance folder (`*_Balances.csv` / `.pb.gz`): the starting hbar and token balances, and

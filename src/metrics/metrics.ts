@@ -85,7 +85,8 @@ export function createMetrics({ ingest, dbPath }: MetricsDeps): Metrics {
   );
   gauge(
     "mirrorlite_ingest_files_pending",
-    "Complete record files on disk not applied yet.",
+    "Record files after the last applied one, as the last look at the folder found them (complete or not), " +
+      "less those applied since.",
     () => ingest.progress().filesLeft,
   );
   gauge("mirrorlite_ingest_ready", "1 when caught up and healthy, else 0.", () =>
