@@ -18,6 +18,7 @@ export function ingestWorkerData(
     config.maxFileMb === undefined ? MAX_DECOMPRESSED_BYTES : config.maxFileMb * 1024 * 1024;
   return {
     recordsDir: config.recordsDir,
+    blocksDir: config.blocksDir ?? null,
     dbPath: location.path,
     durable: !location.inMemory,
     waitSignatures: config.waitSignatures,
