@@ -1,3 +1,4 @@
+import { type AccountRelationWrites, createAccountRelationWrites } from "./account-relations-writes.ts";
 import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
 import { createHbarLedger, type HbarLedger } from "./hbar-ledger.ts";
@@ -63,6 +64,8 @@ export type WriteStore = {
   network: NetworkWrites;
   /** Consensus topics (migration 0012-topics). */
   topic: VersionedTable;
+  /** Allowances, token airdrops and staking reward payouts (migration 0050). */
+  accountRelations: AccountRelationWrites;
   insertRecordFile(row: RecordFileRow): void;
   /** The proof of a block stream block (recorded unverified: TSS signatures cannot be checked in Node yet). */
   insertBlockProof(row: { number: bigint; kind: string; verified: boolean }): void;
@@ -253,6 +256,7 @@ export function createWriteStore(db: Db): WriteStore {
     .pluck();
 
   const hbar = createHbarLedger(db);
+  const accountRelations = createAccountRelationWrites(db);
 
   return {
     db,
@@ -264,6 +268,7 @@ export function createWriteStore(db: Db): WriteStore {
     nft,
     network: createNetworkWrites(db),
     topic,
+    accountRelations,
     insertRecordFile: (row) => insertRecordFile.run(row),
     insertBlockProof: (row) => insertBlockProof.run(row.number, row.kind, row.verified ? 1 : 0),
     setCursor: (row) => setCursor.run(row),
@@ -319,12 +324,14 @@ export function createWriteStore(db: Db): WriteStore {
       pendingBalances = new Map();
       for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.flush();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.flush();
+      accountRelations.flush();
       hbar.flush();
     },
     reset() {
       pendingBalances = new Map();
       for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.clear();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.reset();
+      accountRelations.reset();
       hbar.reset();
     },
   };

@@ -24,7 +24,17 @@ const scenarios = {
   "tokens-group-nfts": useScenario("tokens-group-nfts"),
   network: useScenario("network"),
   "network-supply": useScenario("network-supply", { balances: true }),
+  "account-relations": useScenario("account-relations"),
 } satisfies Record<FuzzScenario, unknown>;
+
+function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Throws unless `body` is an error body of the given style. */
 function checkErrorBody(style: ErrorStyle, body: unknown): void {
@@ -48,6 +58,8 @@ describe("fuzzing every endpoint", () => {
       const { service, ledger } = scenarios[endpoint.scenario];
       let answered = 0;
       const property = fc.asyncProperty(requestTo(endpoint, ledger), async ({ url, documentedPath }) => {
+        // node's client as it comes (16 KiB of response headers at most): every answer must be readable by it,
+        // so a `Link` header longer than clients read is never written (a Java-style next link repeats the query).
         const response = await rawRequest(service.baseUrl + url, { timeoutMs: ANSWER_WITHIN_MS });
         const context = `${url.slice(0, 300)} → ${response.status} ${response.body.slice(0, 300)}`;
         if (response.status < 300) answered++;
@@ -59,12 +71,14 @@ describe("fuzzing every endpoint", () => {
           return;
         }
         const contentType = response.headers["content-type"];
-        // A doubled slash is no spelling of a network path (as Express routes it): the app's own 404.
+        // A doubled slash is no spelling of a network path (as Express routes it): the app's own 404. A path
+        // parameter that does not percent-decode is refused before any route is chosen (upstream's servlet
+        // container refuses it too, with a page of its own): the app's own 400.
+        const path = url.split("?", 1)[0]!;
+        const doubledSlash = path.includes("//");
         const style =
-          endpoint.errorStyle === "java" && url.split("?", 1)[0]!.includes("//")
-            ? "node"
-            : endpoint.errorStyle;
-        if (style !== endpoint.errorStyle) expect(response.status, context).toBe(404);
+          endpoint.errorStyle === "java" && (doubledSlash || !decodes(path)) ? "node" : endpoint.errorStyle;
+        if (style !== endpoint.errorStyle) expect(response.status, context).toBe(doubledSlash ? 404 : 400);
         if (style === "node") {
           expect(contentType, context).toBe("application/json; charset=utf-8");
         } else if (response.status >= 400) {

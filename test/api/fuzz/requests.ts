@@ -5,6 +5,7 @@
  * on the Java-style routes, 16 KiB on all).
  */
 import fc from "fast-check";
+import { encodeBase32 } from "../../../src/api/base32.ts";
 import type { ExpectedLedger } from "../../helpers/fixtures.ts";
 import type { FuzzEndpoint, ValueKind } from "./endpoints.ts";
 
@@ -136,6 +137,14 @@ function ledgerValues(ledger: ExpectedLedger) {
     keys: Object.values(ledger.accounts)
       .map((a) => a.key)
       .filter((k): k is string => k !== null),
+    // Every spelling of an account path: IDs, EVM addresses, base32 aliases.
+    accountPaths: Object.values(ledger.accounts).flatMap((a) => {
+      const { evmAddress, alias } = a as { evmAddress?: string | null; alias?: string | null };
+      const spellings = [a.id, a.id.split(".")[2]!];
+      if (evmAddress) spellings.push(evmAddress, evmAddress.slice(2), `0.0.${evmAddress.slice(2)}`);
+      if (alias) spellings.push(encodeBase32(Buffer.from(alias, "hex")));
+      return spellings;
+    }),
   };
 }
 
@@ -238,6 +247,20 @@ export function valueArbitrary(
       return pick(
         fc.constantFrom("totalcoins", "circulating", "TOTALCOINS", "Circulating"),
         fc.constantFrom("", "total", "totalcoins ", "circulating,totalcoins"),
+      );
+    case "accountPath":
+      return pick(
+        fc.constantFrom(...v.accountPaths),
+        fc.oneof(
+          fc.constantFrom(...BOUNDARY_IDS),
+          fc.constantFrom("AABBCC22", "A".repeat(40), "0.0.AABBCC22", "1.2.AABBCC22", "aabbcc22", "A"),
+          numbers,
+        ),
+      );
+    case "boolean":
+      return pick(
+        fc.constantFrom("true", "false", "TRUE", "yes", "off", "0"),
+        fc.constantFrom("", "maybe", "2"),
       );
     case "hashOrNumber":
       return pick(
