@@ -9,7 +9,8 @@
  * answered by the read-worker pool (`reads`), which hands back rendered bytes, or a failure (a query past its
  * deadline answers 503, as the mirror node answers a statement timeout). POST on a route that takes it
  * (`/api/v1/network/fees`) is parsed here (body included) and answered the same way, never cached;
- * `java`-style routes (`/api/v1/network/*`) also answer OPTIONS and 405 here.
+ * `java`-style routes (`/api/v1/network/*`) also answer OPTIONS (a CORS preflight as Spring does) and 405
+ * here, and every other path's OPTIONS is answered as the Node service's `cors` middleware does (preflight.ts).
  *
  * The route-table routes take a lean path (Express's per-request setup and routing cost several times a
  * whole token lookup); everything else is Express's. Any error on the lean path, expected or not, is answered
@@ -26,8 +27,10 @@ import {
   type ResponseCache,
   writeResponse,
 } from "./cache.ts";
+import { javaHeaderTooLarge, MAX_JAVA_REQUEST_HEADER_BYTES, requestHeaderBytes } from "./header-limits.ts";
 import { errorAnswer } from "./http-errors.ts";
 import { JavaHttpError, javaErrorBody, javaErrorOf, javaMethodNotAllowed } from "./java/index.ts";
+import { isPreflight, writeJavaPreflight, writeNodeOptions } from "./preflight.ts";
 import type { ReadAnswerer } from "./read-pool.ts";
 import { errorOf, type ReadFailure, type ReadOutcome } from "./read-protocol.ts";
 import { createRouteMatcher } from "./route-match.ts";
@@ -207,7 +210,9 @@ export function createFront(deps: FrontDeps): RequestListener {
     const allowed = route.post === undefined ? JAVA_GET_METHODS : JAVA_GET_POST_METHODS;
     if (method === "POST" && route.post !== undefined)
       return answerPost(req, res, route, route.post, url, started);
-    if (method === "OPTIONS") {
+    if (method === "OPTIONS" && isPreflight(req)) {
+      writeJavaPreflight(req, res);
+    } else if (method === "OPTIONS") {
       // Spring writes the list without spaces.
       res.writeHead(200, [CORS_HEADER, "*", "Allow", allowed, "Content-Length", "0"]);
       res.end();
@@ -225,14 +230,31 @@ export function createFront(deps: FrontDeps): RequestListener {
     try {
       const question = url.indexOf("?");
       const found = match(question === -1 ? url : url.slice(0, question));
+      if (method === "OPTIONS" && found?.route.style !== "java") {
+        // The Node service answers every OPTIONS request itself (CORS), whatever the path.
+        writeNodeOptions(req, res);
+        report(res, started, found?.route.template ?? UNMATCHED_ROUTE, method, "none");
+        return;
+      }
       if (found === null) return toExpress(req, res, started);
       route = found.route;
+      if (route.style === "java" && requestHeaderBytes(req) > MAX_JAVA_REQUEST_HEADER_BYTES) {
+        writeJavaError(req, res, javaHeaderTooLarge());
+        report(res, started, route.template, method, "none");
+        return;
+      }
       if (method === "GET" || method === "HEAD")
         return answerGet(req, res, route, url, found.params, started);
       if (route.style !== "java") return toExpress(req, res, started);
       answerOtherMethod(req, res, route, url, started);
     } catch (error) {
-      // A path the dispatcher could not decode, asked with a method no route takes: Express's answer, as before.
+      // A path the dispatcher could not decode: OPTIONS is answered as on any path; another method no route takes
+      // gets Express's answer, as before.
+      if (route === undefined && method === "OPTIONS") {
+        writeNodeOptions(req, res);
+        report(res, started, UNMATCHED_ROUTE, method, "none");
+        return;
+      }
       if (route === undefined && method !== "GET" && method !== "HEAD") return toExpress(req, res, started);
       if (route === undefined) writeError(req, res, error, log);
       else writeRouteError(req, res, route, error);

@@ -33,6 +33,8 @@ const COMMON_OPTIONS = `  --records DIR               MIRRORLITE_RECORDS      a 
   --worker-heap-mb MB         MIRRORLITE_WORKER_HEAP_MB  cap the ingest worker's heap (512)
   --commit-transactions N                             while catching up, whole files share one SQLite
                                                       commit up to N transactions; 1 = one per file (20000)
+  --max-file-mb MB            MIRRORLITE_MAX_FILE_MB  the largest stream file, on disk and decompressed;
+                                                      a larger one is refused as corrupt (256)
   --balances DIR              MIRRORLITE_BALANCES     a node's account balance folder (*_Balances.csv,
                                                       *_Balances.pb.gz): the newest snapshot at or before
                                                       the first record file starts the hbar and token
@@ -54,6 +56,7 @@ ${COMMON_OPTIONS.replace("a node's record stream folder (…/record0.0.3)", "a n
   --read-workers N            MIRRORLITE_READ_WORKERS  threads answering API queries (cores − 1, at least 1)
   --query-timeout-ms MS       MIRRORLITE_QUERY_TIMEOUT_MS  a query running longer answers 503 and its thread
                                                       is replaced (20000)
+  --metrics-port N            MIRRORLITE_METRICS_PORT serve /metrics on this port instead of --port (unset)
 
 SIGTERM or SIGINT stops cleanly within 10 s (a file being applied is rolled back, never half applied);
 a second signal exits at once.`;
@@ -100,6 +103,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "commit-transactions": { type: "string" },
         "read-workers": { type: "string" },
         "query-timeout-ms": { type: "string" },
+        "max-file-mb": { type: "string" },
+        "metrics-port": { type: "string" },
       },
     }));
   } catch (error) {
@@ -135,6 +140,10 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   const timeoutText = option("query-timeout-ms", "MIRRORLITE_QUERY_TIMEOUT_MS");
   const queryTimeoutMs =
     timeoutText === undefined ? undefined : integer(timeoutText, "query-timeout-ms", problems);
+  const maxFileText = option("max-file-mb", "MIRRORLITE_MAX_FILE_MB");
+  const maxFileMb = maxFileText === undefined ? undefined : integer(maxFileText, "max-file-mb", problems);
+  const metricsText = option("metrics-port", "MIRRORLITE_METRICS_PORT");
+  const metricsPort = metricsText === undefined ? undefined : integer(metricsText, "metrics-port", problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({
     // The bundled demo is a throwaway: index it in memory unless told otherwise.
@@ -158,6 +167,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     ...(commitTransactions === undefined ? {} : { commitTransactions }),
     ...(readWorkers === undefined ? {} : { readWorkers }),
     ...(queryTimeoutMs === undefined ? {} : { queryTimeoutMs }),
+    ...(maxFileMb === undefined ? {} : { maxFileMb }),
+    ...(metricsPort === undefined ? {} : { metricsPort }),
   });
   return { name, config };
 }

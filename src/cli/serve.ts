@@ -8,13 +8,17 @@ import { type Config, DEFAULT_QUERY_TIMEOUT_MS } from "../config.ts";
 import { DbOpenError, type IngestLimits, type IngestService, startIngestService } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics } from "../metrics/metrics.ts";
+import { listenMetrics } from "../metrics/server.ts";
 import { resolveDbLocation } from "../store/db.ts";
+import { takeIndex } from "./index-lock.ts";
 import { ingestWorkerData } from "./ingest-worker-data.ts";
 import { StartupError } from "./startup-error.ts";
 
 export type RunningService = {
   port: number;
   server: Server;
+  /** The port `/metrics` is served on when `--metrics-port` is given (else it is on `port`). */
+  metricsPort: number | null;
   ingest: IngestService;
   /** The read workers answering API requests. */
   reads: ReadPool;
@@ -53,8 +57,15 @@ export async function startService(
 ): Promise<RunningService> {
   const location = resolveDbLocation(config.db);
   let data: ReturnType<typeof ingestWorkerData>;
+  let lock: ReturnType<typeof takeIndex>;
   try {
-    data = ingestWorkerData(config, location, true);
+    lock = takeIndex(config.db, location, "serve");
+    try {
+      data = ingestWorkerData(config, location, true);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   } catch (error) {
     location.dispose();
     throw error;
@@ -62,6 +73,7 @@ export async function startService(
   const ingest = startIngestService(data, log, { heapMb: config.workerHeapMb, ...options });
   let reads: ReadPool | undefined;
   let listening: { server: Server; port: number };
+  let metricsListening: { server: Server; port: number } | null = null;
   try {
     try {
       await ingest.dbReady;
@@ -97,34 +109,35 @@ export async function startService(
       log: apiLog,
       listCacheMaxStaleMs: config.listCacheMs,
       metrics,
+      metricsElsewhere: config.metricsPort !== undefined,
       ...appExtras,
     });
-    try {
-      listening = await listen(app.listener, config.host, config.port);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const what =
-        code === "EADDRINUSE"
-          ? "is in use"
-          : code === "EACCES"
-            ? "needs privileges this user lacks"
-            : `cannot be bound (${(error as Error).message})`;
-      throw new StartupError(`port ${config.port} on ${config.host} ${what}`, error);
+    if (config.metricsPort !== undefined) {
+      metricsListening = await bound("metrics port", config.host, config.metricsPort, () =>
+        listenMetrics(metrics, config.host, config.metricsPort!),
+      );
     }
+    listening = await bound("port", config.host, config.port, () =>
+      listen(app.listener, config.host, config.port),
+    );
   } catch (error) {
+    metricsListening?.server.close();
     await Promise.all([ingest.stop(), reads?.close()]);
+    lock.release();
     location.dispose();
     throw error;
   }
   const { server, port } = listening;
   const pool = reads;
+  const metricsPort = metricsListening?.port ?? null;
   log.info(
     {
       host: config.host,
       port,
       records: config.recordsDir,
       db: config.db,
-      readWorkers: reads.stats().workers,
+      readWorkers: pool.stats().workers,
+      ...(metricsPort === null ? {} : { metricsPort }),
     },
     "serving the mirror node API",
   );
@@ -136,13 +149,34 @@ export async function startService(
       // Idle keep-alive connections would hold close() open; busy ones finish their request first.
       server.closeIdleConnections();
       const deadline = setTimeout(() => server.closeAllConnections(), drainMs);
+      if (metricsListening !== null) {
+        metricsListening.server.close();
+        metricsListening.server.closeAllConnections();
+      }
       await Promise.all([
         drained.finally(() => clearTimeout(deadline)).then(() => pool.close()),
         ingest.stop(),
       ]);
+      lock.release();
       location.dispose();
     })();
     return stopping;
   };
-  return { port, server, ingest, reads: pool, stop };
+  return { port, server, ingest, reads: pool, metricsPort, stop };
+}
+
+/** Binds a listener, turning a failure into the one line a start-up failure is: `port 5551 on … is in use`. */
+async function bound<T>(what: string, host: string, port: number, listen: () => Promise<T>): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "EADDRINUSE"
+        ? "is in use"
+        : code === "EACCES"
+          ? "needs privileges this user lacks"
+          : `cannot be bound (${(error as Error).message})`;
+    throw new StartupError(`${what} ${port} on ${host} ${why}`, error);
+  }
 }

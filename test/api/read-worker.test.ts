@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReadJob, ReadWorkerMessage } from "../../src/api/read-protocol.ts";
 import { runReadWorker } from "../../src/api/read-worker.ts";
 import { runIngestWorker } from "../../src/ingest/ingest-worker.ts";
+import { MAX_DECOMPRESSED_BYTES } from "../../src/streams/decompress.ts";
 import { expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
 import { tempDir } from "../helpers/service.ts";
 
@@ -31,6 +32,7 @@ beforeAll(async () => {
       stopFlag: new SharedArrayBuffer(4),
       balanceFiles: null,
       balancesDir: null,
+      maxFileBytes: MAX_DECOMPRESSED_BYTES,
     },
     port1,
   );
