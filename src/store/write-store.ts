@@ -2,6 +2,7 @@ import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
 import { createHbarLedger, type HbarLedger } from "./hbar-ledger.ts";
 import { createNetworkWrites, type NetworkWrites } from "./network-writes.ts";
+import { createTopicMessageWrites, type TopicMessageWrites } from "./topic-writes.ts";
 import { createVersionedTable, type Row, type VersionedTable } from "./versioned.ts";
 
 export type RecordFileRow = {
@@ -62,6 +63,8 @@ export type WriteStore = {
   network: NetworkWrites;
   /** Consensus topics (migration 0012-topics). */
   topic: VersionedTable;
+  /** Consensus messages (migration 0030-topic-messages). */
+  topicMessages: TopicMessageWrites;
   insertRecordFile(row: RecordFileRow): void;
   setCursor(row: CursorRow): void;
   insertTransaction(row: TransactionRow): void;
@@ -184,8 +187,10 @@ export function createWriteStore(db: Db): WriteStore {
       "auto_renew_account_id",
       "auto_renew_period",
       "expiration_ns",
+      "custom_fees_ns",
     ],
   );
+  const topicMessages = createTopicMessageWrites(db);
 
   const insertRecordFile = db.prepare(
     `INSERT INTO record_file (number, name, version, hapi_major, hapi_minor, hapi_patch, hash, previous_hash,
@@ -260,6 +265,7 @@ export function createWriteStore(db: Db): WriteStore {
     nft,
     network: createNetworkWrites(db),
     topic,
+    topicMessages,
     insertRecordFile: (row) => insertRecordFile.run(row),
     setCursor: (row) => setCursor.run(row),
     insertTransaction: (r) =>
@@ -312,13 +318,15 @@ export function createWriteStore(db: Db): WriteStore {
     flush() {
       for (const row of pendingBalances.values()) balanceHistory.add(...row);
       pendingBalances = new Map();
-      for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.flush();
+      for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory, topicMessages])
+        batch.flush();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.flush();
       hbar.flush();
     },
     reset() {
       pendingBalances = new Map();
-      for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.clear();
+      for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory, topicMessages])
+        batch.clear();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.reset();
       hbar.reset();
     },
