@@ -53,10 +53,17 @@ export function createRouteMatcher<
       if (!matched) continue;
       const params: Record<string, string> = {};
       let n = 0;
-      for (let i = 0; i < parts.length; i++) {
-        if (candidate.segments[i] === null) params[candidate.names[n++]!] = decodeParam(parts[i]!);
+      const accepts = candidate.route.accepts;
+      try {
+        for (let i = 0; i < parts.length; i++) {
+          if (candidate.segments[i] === null) params[candidate.names[n++]!] = decodeParam(parts[i]!);
+        }
+      } catch (error) {
+        // A route that picks its parameters takes none that do not decode.
+        if (accepts !== undefined) continue;
+        throw error;
       }
-      if (candidate.route.accepts !== undefined && !candidate.route.accepts(params)) continue;
+      if (accepts !== undefined && !accepts(params)) continue;
       return { route: candidate.route, params };
     }
     return null;

@@ -20,7 +20,10 @@ export type ValueKind =
   | "hashOrNumber"
   | "fileId"
   | "nodeId"
-  | "supplyQuery";
+  | "supplyQuery"
+  | "topicId"
+  | "sequenceNumber"
+  | "encoding";
 
 /**
  * - `node`: `{"_status":{"messages":[{"message":"..."}]}}` (tokens, blocks: the Node mirror node);
@@ -35,9 +38,14 @@ export type FuzzEndpoint = {
   readonly query: Readonly<Record<string, ValueKind>>;
   /** The fixture scenario served while fuzzing it (one with data for the endpoint to answer from). */
   readonly scenario: FuzzScenario;
+  /**
+   * For a `java` endpoint the public ingress sends only some paths to (`/api/v1/topics/{id}` with a numeric
+   * id): whether this request path reaches it. The others are the Node service's 404.
+   */
+  readonly reachesJava?: (path: string) => boolean;
 };
 
-export type FuzzScenario = "tokens-group-nfts" | "network" | "network-supply";
+export type FuzzScenario = "tokens-group-nfts" | "network" | "network-supply" | "topics";
 
 const pages = { limit: "limit", order: "order" } as const;
 const balances = {
@@ -49,6 +57,16 @@ const balances = {
 } as const;
 const nfts = { "account.id": "accountId", serialnumber: "serial", ...pages } as const;
 const history = { timestamp: "timestamp", ...pages } as const;
+
+/** `/api/v1/topics/{id}` reaches the Java route when its decoded id is one to three runs of digits. */
+function reachesJavaTopic(path: string): boolean {
+  const segment = path.slice("/api/v1/topics/".length).replace(/\/$/, "");
+  try {
+    return /^(\d+\.){0,2}\d+$/.test(decodeURIComponent(segment));
+  } catch {
+    return false;
+  }
+}
 
 export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
   {
@@ -176,5 +194,34 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
     scenario: "network-supply",
     pathParams: {},
     query: { timestamp: "timestamp", q: "supplyQuery" },
+  },
+  {
+    path: "/api/v1/topics/{topicId}",
+    errorStyle: "java",
+    scenario: "topics",
+    pathParams: { topicId: "topicId" },
+    query: { limit: "limit" },
+    reachesJava: reachesJavaTopic,
+  },
+  {
+    path: "/api/v1/topics/{topicId}/messages",
+    errorStyle: "node",
+    scenario: "topics",
+    pathParams: { topicId: "topicId" },
+    query: { encoding: "encoding", sequencenumber: "sequenceNumber", timestamp: "timestamp", ...pages },
+  },
+  {
+    path: "/api/v1/topics/{topicId}/messages/{sequenceNumber}",
+    errorStyle: "node",
+    scenario: "topics",
+    pathParams: { topicId: "topicId", sequenceNumber: "sequenceNumber" },
+    query: {},
+  },
+  {
+    path: "/api/v1/topics/messages/{consensusTimestamp}",
+    errorStyle: "node",
+    scenario: "topics",
+    pathParams: { consensusTimestamp: "timestamp" },
+    query: {},
   },
 ];
