@@ -4,7 +4,7 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, ingest-speed
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, ingest-speed
  *   npm run bench -- ingest-speed --large   # with the 1M-transaction scaling point (several minutes more)
  */
 import { benchBlocks } from "./blocks.ts";
@@ -15,6 +15,7 @@ import { benchNetwork } from "./network.ts";
 import { benchNetworkSupply } from "./network-supply.ts";
 import { benchStartup, summarize } from "./startup.ts";
 import { benchTokensGroup } from "./tokens-group.ts";
+import { benchTopics } from "./topics.ts";
 
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith("--"));
 const parts = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
@@ -72,6 +73,10 @@ if (wanted("fees")) {
 if (wanted("supply")) {
   console.log("== network supply");
   for (const r of await benchNetworkSupply()) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("topics")) {
+  console.log("== topics group");
+  for (const r of await benchTopics()) verdict(r.name, r.ratio, r.target);
 }
 console.log("\n== summary");
 for (const line of verdicts) console.log(line);

@@ -74,19 +74,20 @@ const CURRENT_RUNNING_HASH_VERSION = 3n;
 const MESSAGE_COLUMNS = `consensus_ns, topic_id, sequence_number, payer_id, running_hash_version, chunk_num,
   chunk_total, initial_transaction_id, valid_start_ns, running_hash, message`;
 
-type MessageDbRow = {
-  consensus_ns: bigint;
-  topic_id: bigint;
-  sequence_number: bigint;
-  payer_id: bigint;
-  running_hash_version: bigint | null;
-  chunk_num: bigint | null;
-  chunk_total: bigint | null;
-  initial_transaction_id: Buffer | null;
-  valid_start_ns: bigint | null;
-  running_hash: Buffer;
-  message: Buffer;
-};
+/** A row of MESSAGE_COLUMNS, read as an array: a page builds no object per row and column. */
+type MessageDbRow = [
+  consensusNs: bigint,
+  topicId: bigint,
+  sequenceNumber: bigint,
+  payerId: bigint,
+  runningHashVersion: bigint | null,
+  chunkNum: bigint | null,
+  chunkTotal: bigint | null,
+  initialTransactionId: Buffer | null,
+  validStartNs: bigint | null,
+  runningHash: Buffer,
+  message: Buffer,
+];
 
 type TopicDbRow = {
   id: bigint;
@@ -106,17 +107,17 @@ type TopicDbRow = {
 
 function toRecord(row: MessageDbRow): TopicMessageRecord {
   return {
-    consensusNs: row.consensus_ns,
-    topicId: row.topic_id,
-    sequenceNumber: row.sequence_number,
-    payerId: row.payer_id,
-    runningHashVersion: row.running_hash_version ?? CURRENT_RUNNING_HASH_VERSION,
-    runningHash: row.running_hash,
-    message: row.message,
-    chunkNum: row.chunk_num,
-    chunkTotal: row.chunk_total,
-    initialTransactionId: row.initial_transaction_id,
-    validStartNs: row.valid_start_ns,
+    consensusNs: row[0],
+    topicId: row[1],
+    sequenceNumber: row[2],
+    payerId: row[3],
+    runningHashVersion: row[4] ?? CURRENT_RUNNING_HASH_VERSION,
+    chunkNum: row[5],
+    chunkTotal: row[6],
+    initialTransactionId: row[7],
+    validStartNs: row[8],
+    runningHash: row[9],
+    message: row[10],
   };
 }
 
@@ -139,10 +140,12 @@ export function createTopicQueries(db: Db, statements: StatementCache): TopicQue
        custom_fees, custom_fees_ns, auto_renew_account_id, auto_renew_period
      FROM topic WHERE id = ? AND valid_to IS NULL`,
   );
-  const bySequence = db.prepare(
-    `SELECT ${MESSAGE_COLUMNS} FROM topic_message WHERE topic_id = ? AND sequence_number = ? LIMIT 1`,
-  );
-  const atTime = db.prepare(`SELECT ${MESSAGE_COLUMNS} FROM topic_message WHERE consensus_ns = ?`);
+  const bySequence = db
+    .prepare(
+      `SELECT ${MESSAGE_COLUMNS} FROM topic_message WHERE topic_id = ? AND sequence_number = ? LIMIT 1`,
+    )
+    .raw(true);
+  const atTime = db.prepare(`SELECT ${MESSAGE_COLUMNS} FROM topic_message WHERE consensus_ns = ?`).raw(true);
   const firstAtOrAfterSequence = db
     .prepare(
       `SELECT consensus_ns FROM topic_message WHERE topic_id = ? AND sequence_number >= ?
@@ -195,7 +198,12 @@ export function createTopicQueries(db: Db, statements: StatementCache): TopicQue
       if (sequences.excluded.length > 0) params.push(jsonIntegers(sequences.excluded));
       params.push(limit);
       const sql = pageSql(order, times.excluded.length > 0, sequences.excluded.length > 0);
-      return (statements(sql).all(...params) as MessageDbRow[]).map(toRecord);
+      // Statements are shared by SQL text: the array form is set on every use, not assumed.
+      return (
+        statements(sql)
+          .raw(true)
+          .all(...params) as MessageDbRow[]
+      ).map(toRecord);
     },
 
     getMessageBySequence(topicId, sequenceNumber) {

@@ -9,6 +9,7 @@
  */
 import { MAX_INT64 } from "../../int64.ts";
 import type { ReadStore } from "../../store/read-store.ts";
+import { formatTimestamp } from "../../time.ts";
 import { notFound } from "../http-errors.ts";
 import { isJavaTopicPath, parseJavaEntityIdNum } from "../java/entity-id-param.ts";
 import { failedToConvert, javaNotFound } from "../java/errors.ts";
@@ -19,8 +20,8 @@ import {
   parseTopicMessageRequest,
   parseTopicMessagesRequest,
 } from "../params/topics.ts";
-import { topicMessageView, topicView } from "../views/topics.ts";
-import { defineRoute, javaAnswer, jsonAnswer, type RouteDef } from "./route-table.ts";
+import { topicMessageJson, topicMessagesJson, topicView } from "../views/topics.ts";
+import { defineRoute, javaAnswer, type RouteDef } from "./route-table.ts";
 
 /** Cache lifetimes of the public mirror node's topic routes (Java `application.yml`, Node `application.yml`). */
 const TOPIC_MAX_AGE = 5;
@@ -38,11 +39,14 @@ export function topicRoutes(options: Partial<ParamOptions> = {}): RouteDef[] {
       parse: ({ url, params }) =>
         unwrapParams(parseTopicMessagesRequest({ topicId: params.topicId ?? "" }, url, options)),
       answer: (store: ReadStore, request) => {
-        const messages = store.topics
-          .listMessages(request)
-          .map((record) => topicMessageView(record, request.utf8));
-        const next = nextLink(request.paging, messages.length, messages.at(-1)?.consensus_timestamp);
-        return jsonAnswer({ messages, links: { next } });
+        const records = store.topics.listMessages(request);
+        const last = records.at(-1);
+        const next = nextLink(
+          request.paging,
+          records.length,
+          last === undefined ? undefined : formatTimestamp(last.consensusNs),
+        );
+        return { status: 200, json: topicMessagesJson(records, request.utf8, next), next };
       },
     }),
     defineRoute({
@@ -60,7 +64,7 @@ export function topicRoutes(options: Partial<ParamOptions> = {}): RouteDef[] {
       answer: (store: ReadStore, { topicId, sequenceNumber }) => {
         const record = store.topics.getMessageBySequence(topicId, sequenceNumber);
         if (record === undefined) throw notFound();
-        return jsonAnswer(topicMessageView(record));
+        return { status: 200, json: topicMessageJson(record), next: null };
       },
     }),
     defineRoute({
@@ -79,7 +83,7 @@ export function topicRoutes(options: Partial<ParamOptions> = {}): RouteDef[] {
         // Ten digits of seconds reach past int64 nanoseconds, where no message is.
         const record = consensusNs > MAX_INT64 ? undefined : store.topics.getMessageAt(consensusNs);
         if (record === undefined) throw notFound();
-        return jsonAnswer(topicMessageView(record));
+        return { status: 200, json: topicMessageJson(record), next: null };
       },
     }),
     defineRoute({

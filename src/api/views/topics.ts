@@ -7,6 +7,7 @@ import type { TopicMessageRecord, TopicRow } from "../../store/topics.ts";
 import { toBigInt } from "../../streams/long.ts";
 import { proto } from "../../streams/proto.ts";
 import { formatTimestamp } from "../../time.ts";
+import { toJson } from "../json.ts";
 import { javaTimestamp } from "./java-numbers.ts";
 import { javaKeyView } from "./keys.ts";
 
@@ -59,18 +60,36 @@ function chunkInfoView(record: TopicMessageRecord) {
   return { initial_transaction_id: initial, number: record.chunkNum, total: record.chunkTotal };
 }
 
-/** One message; `utf8` shows its bytes as UTF-8 text (invalid sequences become U+FFFD) instead of base64. */
-export function topicMessageView(record: TopicMessageRecord, utf8 = false) {
-  return {
-    chunk_info: record.chunkNum === null ? null : chunkInfoView(record),
-    consensus_timestamp: formatTimestamp(record.consensusNs),
-    message: utf8 ? record.message.toString("utf8") : base64Of(record.message),
-    payer_account_id: formatEntityId(record.payerId),
-    running_hash: base64Of(record.runningHash),
-    running_hash_version: record.runningHashVersion,
-    sequence_number: record.sequenceNumber,
-    topic_id: formatEntityId(record.topicId),
-  };
+/**
+ * One message as JSON text, fields in upstream's order; `utf8` shows its bytes as UTF-8 text (invalid sequences
+ * become U+FFFD) instead of base64. Written directly rather than through `toJson`: pages of messages are the
+ * bulk of what a mirror serves, and base64, timestamps, ids and numbers need no escaping.
+ */
+export function topicMessageJson(record: TopicMessageRecord, utf8 = false): string {
+  const chunkInfo = record.chunkNum === null ? "null" : toJson(chunkInfoView(record));
+  const message = utf8 ? JSON.stringify(record.message.toString("utf8")) : `"${base64Of(record.message)}"`;
+  return (
+    `{"chunk_info":${chunkInfo},"consensus_timestamp":"${formatTimestamp(record.consensusNs)}",` +
+    `"message":${message},"payer_account_id":${quotedId(record.payerId)},` +
+    `"running_hash":"${base64Of(record.runningHash)}","running_hash_version":${record.runningHashVersion},` +
+    `"sequence_number":${record.sequenceNumber},"topic_id":${quotedId(record.topicId)}}`
+  );
+}
+
+/** A page of messages with its next link, as JSON text. */
+export function topicMessagesJson(
+  records: readonly TopicMessageRecord[],
+  utf8: boolean,
+  next: string | null,
+) {
+  let out = '{"messages":[';
+  for (let i = 0; i < records.length; i++) out += (i === 0 ? "" : ",") + topicMessageJson(records[i]!, utf8);
+  return `${out}],"links":{"next":${next === null ? "null" : JSON.stringify(next)}}}`;
+}
+
+function quotedId(id: bigint): string {
+  const text = formatEntityId(id);
+  return text === null ? "null" : `"${text}"`;
 }
 
 /** The fee-exempt keys: each key of the stored `KeyList` (as a Java key), `[]` for none. */
