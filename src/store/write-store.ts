@@ -66,6 +66,8 @@ export type WriteStore = {
   /** Consensus messages (migration 0030-topic-messages). */
   topicMessages: TopicMessageWrites;
   insertRecordFile(row: RecordFileRow): void;
+  /** The proof of a block stream block (recorded unverified: TSS signatures cannot be checked in Node yet). */
+  insertBlockProof(row: { number: bigint; kind: string; verified: boolean }): void;
   setCursor(row: CursorRow): void;
   insertTransaction(row: TransactionRow): void;
   insertTokenTransfer(
@@ -198,6 +200,7 @@ export function createWriteStore(db: Db): WriteStore {
      VALUES (@number, @name, @version, @hapiMajor, @hapiMinor, @hapiPatch, @hash, @previousHash,
        @consensusStart, @consensusEnd, @count, @size, @gasUsed, @logsBloom)`,
   );
+  const insertBlockProof = db.prepare("INSERT INTO block_proof (number, kind, verified) VALUES (?, ?, ?)");
   const setCursor = db.prepare(
     `INSERT INTO ingest_cursor (id, file_name, version, hash, block_number, consensus_end)
      VALUES (1, @fileName, @version, @hash, @blockNumber, @consensusEnd)
@@ -267,6 +270,7 @@ export function createWriteStore(db: Db): WriteStore {
     topic,
     topicMessages,
     insertRecordFile: (row) => insertRecordFile.run(row),
+    insertBlockProof: (row) => insertBlockProof.run(row.number, row.kind, row.verified ? 1 : 0),
     setCursor: (row) => setCursor.run(row),
     insertTransaction: (r) =>
       transactions.add(
