@@ -121,6 +121,8 @@ const CASES: Array<{
     transformerTables: ["entity", "transaction"],
   },
   { scenario: "demo", compression: "zstd", layout: "bucket", cutoverAt: 10 },
+  // Consensus messages: sequence numbers and running hashes from the topics' state changes.
+  { scenario: "topics", compression: "gzip", layout: "flat" },
 ];
 
 describe("a ledger as record files and as block stream blocks", () => {
