@@ -1,6 +1,6 @@
-import { entityIdOf } from "../../ids.ts";
+import { encodeEntityId, MAX_NUM } from "../../ids.ts";
 import { toBigInt } from "../../streams/long.ts";
-import { proto } from "../../streams/proto.ts";
+import { readSubmitMessage } from "../../streams/submit-message-body.ts";
 import type { HandlerContext } from "./context.ts";
 
 /** The running hash version every current node writes; the index stores it as NULL. */
@@ -10,15 +10,17 @@ const CURRENT_RUNNING_HASH_VERSION = 3;
  * A successful ConsensusSubmitMessage becomes one message row. Sequence number and running hash come from the
  * record's receipt (block streams supply the same receipt fields), the rest from the body, as the mirror node's
  * importer takes them: a version 0 in the receipt (records older than versioned hashes) counts as version 1.
+ * The body's few fields are read from its bytes (`readSubmitMessage`), never decoded whole.
  */
 export function handleConsensusSubmitMessage({ item, store }: HandlerContext): void {
-  const body = item.body.consensusSubmitMessage!;
-  const topicId = entityIdOf(body.topicID);
+  const body = readSubmitMessage(item.bodyBytes);
   const receipt = item.record.receipt;
-  if (topicId === null || receipt == null) return;
+  if (body === null || body.topic === null || receipt == null) return;
+  const { shard, realm, num } = body.topic;
+  const topicId =
+    shard === 0n && realm === 0n && num >= 0n && num <= MAX_NUM ? num : encodeEntityId(shard, realm, num);
   const version = Number(toBigInt(receipt.topicRunningHashVersion));
-  const chunkInfo = body.chunkInfo ?? null;
-  const initialId = chunkInfo?.initialTransactionID ?? null;
+  const chunk = body.chunk;
   store.topicMessages.add({
     consensusNs: item.consensusNs,
     topicId,
@@ -26,9 +28,9 @@ export function handleConsensusSubmitMessage({ item, store }: HandlerContext): v
     payerId: item.payerId,
     runningHashVersion: version === CURRENT_RUNNING_HASH_VERSION ? null : version === 0 ? 1 : version,
     runningHash: receipt.topicRunningHash ?? new Uint8Array(),
-    message: body.message ?? new Uint8Array(),
-    chunk: chunkInfo === null ? null : { number: chunkInfo.number ?? 0, total: chunkInfo.total ?? 0 },
-    initialTransactionId: initialId === null ? null : proto.TransactionID.encode(initialId).finish(),
-    validStartNs: chunkInfo !== null && initialId === null ? item.validStartNs : null,
+    message: body.message,
+    chunk: chunk === null ? null : { number: chunk.number, total: chunk.total },
+    initialTransactionId: chunk?.initialTransactionId ?? null,
+    validStartNs: chunk !== null && chunk.initialTransactionId === null ? item.validStartNs : null,
   });
 }
