@@ -7,7 +7,7 @@
  *   topics), so none is answered from the response cache: target 0.2 of the bare server's requests per second;
  * - (info) one message by topic and sequence number, and by consensus time, a new URL every request;
  * - the message index's size: bytes per message and per transaction of the stream (table and both indexes,
- *   message payloads excluded), read with SQLite's `dbstat`.
+ *   message payloads excluded: the index keeps them in base64), read with SQLite's `dbstat`.
  *
  * Run alone: `node --import tsx bench/topics.ts [--transactions N] [--seconds S]`.
  */
@@ -35,7 +35,9 @@ function indexSize(dbFile: string): { bytes: number; messages: number; payloadBy
       .pluck()
       .get() as number;
     const { messages, payload } = db
-      .prepare("SELECT COUNT(*) AS messages, COALESCE(SUM(LENGTH(message)), 0) AS payload FROM topic_message")
+      .prepare(
+        "SELECT COUNT(*) AS messages, COALESCE(SUM(LENGTH(message_base64)), 0) AS payload FROM topic_message",
+      )
       .get() as { messages: number; payload: number };
     return { bytes: pages - payload, messages, payloadBytes: payload };
   } finally {

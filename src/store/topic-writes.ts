@@ -27,6 +27,11 @@ export type TopicMessageWrites = {
   clear(): void;
 };
 
+/** Standard base64 of a byte view, read in place. */
+function base64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+}
+
 export function createTopicMessageWrites(db: Db): TopicMessageWrites {
   const rows = createBatchInsert(db, "topic_message", [
     "consensus_ns",
@@ -38,8 +43,8 @@ export function createTopicMessageWrites(db: Db): TopicMessageWrites {
     "chunk_total",
     "initial_transaction_id",
     "valid_start_ns",
-    "running_hash",
-    "message",
+    "running_hash_base64",
+    "message_base64",
   ]);
   return {
     add(row) {
@@ -53,8 +58,8 @@ export function createTopicMessageWrites(db: Db): TopicMessageWrites {
         row.chunk?.total ?? null,
         row.initialTransactionId,
         row.validStartNs,
-        row.runningHash,
-        row.message,
+        base64(row.runningHash),
+        base64(row.message),
       );
     },
     flush: () => rows.flush(),

@@ -40,8 +40,9 @@ export type TopicMessageRecord = {
   sequenceNumber: bigint;
   payerId: bigint;
   runningHashVersion: bigint;
-  runningHash: Buffer;
-  message: Buffer;
+  /** The running hash and the message bytes, base64 as the index keeps them. */
+  runningHashBase64: string;
+  messageBase64: string;
   chunkNum: bigint | null;
   chunkTotal: bigint | null;
   /** The body's initial `TransactionID`, protobuf bytes. */
@@ -72,7 +73,7 @@ export type TopicQueries = {
 const CURRENT_RUNNING_HASH_VERSION = 3n;
 
 const MESSAGE_COLUMNS = `consensus_ns, topic_id, sequence_number, payer_id, running_hash_version, chunk_num,
-  chunk_total, initial_transaction_id, valid_start_ns, running_hash, message`;
+  chunk_total, initial_transaction_id, valid_start_ns, running_hash_base64, message_base64`;
 
 /** A row of MESSAGE_COLUMNS, read as an array: a page builds no object per row and column. */
 type MessageDbRow = [
@@ -85,8 +86,8 @@ type MessageDbRow = [
   chunkTotal: bigint | null,
   initialTransactionId: Buffer | null,
   validStartNs: bigint | null,
-  runningHash: Buffer,
-  message: Buffer,
+  runningHashBase64: string,
+  messageBase64: string,
 ];
 
 type TopicDbRow = {
@@ -116,8 +117,8 @@ function toRecord(row: MessageDbRow): TopicMessageRecord {
     chunkTotal: row[6],
     initialTransactionId: row[7],
     validStartNs: row[8],
-    runningHash: row[9],
-    message: row[10],
+    runningHashBase64: row[9],
+    messageBase64: row[10],
   };
 }
 

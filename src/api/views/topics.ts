@@ -11,10 +11,6 @@ import { toJson } from "../json.ts";
 import { javaTimestamp } from "./java-numbers.ts";
 import { javaKeyView } from "./keys.ts";
 
-function base64Of(bytes: Buffer): string {
-  return bytes.toString("base64");
-}
-
 /**
  * `"shard.realm.num"` of a HAPI entity id as upstream's view prints a decoded one: null when it names no
  * number (an alias, an absent id) or is all zero.
@@ -67,11 +63,13 @@ function chunkInfoView(record: TopicMessageRecord) {
  */
 export function topicMessageJson(record: TopicMessageRecord, utf8 = false): string {
   const chunkInfo = record.chunkNum === null ? "null" : toJson(chunkInfoView(record));
-  const message = utf8 ? JSON.stringify(record.message.toString("utf8")) : `"${base64Of(record.message)}"`;
+  const message = utf8
+    ? JSON.stringify(Buffer.from(record.messageBase64, "base64").toString("utf8"))
+    : `"${record.messageBase64}"`;
   return (
     `{"chunk_info":${chunkInfo},"consensus_timestamp":"${formatTimestamp(record.consensusNs)}",` +
     `"message":${message},"payer_account_id":${quotedId(record.payerId)},` +
-    `"running_hash":"${base64Of(record.runningHash)}","running_hash_version":${record.runningHashVersion},` +
+    `"running_hash":"${record.runningHashBase64}","running_hash_version":${record.runningHashVersion},` +
     `"sequence_number":${record.sequenceNumber},"topic_id":${quotedId(record.topicId)}}`
   );
 }
