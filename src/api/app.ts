@@ -8,6 +8,8 @@ import type { ReadStore } from "../store/read-store.ts";
 import { CORS_HEADER, createResponseCache, type ResponseCache, type ResponseCacheOptions } from "./cache.ts";
 import { createFront, type RequestListener, type RequestObservation } from "./front.ts";
 import { errorHandler, notFound } from "./http-errors.ts";
+import { accountJavaListRoutes } from "./routes/account-java-lists.ts";
+import { accountRelationRoutes } from "./routes/account-relations.ts";
 import { blockRoutes } from "./routes/blocks.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { createFeeEstimateHandler } from "./routes/fee-estimate.ts";
@@ -65,7 +67,7 @@ export function apiRoutes(
     ...networkSupplyRoutes(store),
   ]
     .map(fromHandler)
-    .concat(topicRoutes());
+    .concat(accountRelationRoutes(), accountJavaListRoutes(), topicRoutes());
 }
 
 /**

@@ -1,3 +1,4 @@
+import { type AccountRelationWrites, createAccountRelationWrites } from "./account-relations-writes.ts";
 import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
 import { createHbarLedger, type HbarLedger } from "./hbar-ledger.ts";
@@ -63,6 +64,8 @@ export type WriteStore = {
   network: NetworkWrites;
   /** Consensus topics (migration 0012-topics). */
   topic: VersionedTable;
+  /** Allowances, token airdrops and staking reward payouts (migration 0050). */
+  accountRelations: AccountRelationWrites;
   /** Consensus messages (migration 0030-topic-messages). */
   topicMessages: TopicMessageWrites;
   insertRecordFile(row: RecordFileRow): void;
@@ -257,6 +260,7 @@ export function createWriteStore(db: Db): WriteStore {
     .pluck();
 
   const hbar = createHbarLedger(db);
+  const accountRelations = createAccountRelationWrites(db);
 
   return {
     db,
@@ -268,6 +272,7 @@ export function createWriteStore(db: Db): WriteStore {
     nft,
     network: createNetworkWrites(db),
     topic,
+    accountRelations,
     topicMessages,
     insertRecordFile: (row) => insertRecordFile.run(row),
     insertBlockProof: (row) => insertBlockProof.run(row.number, row.kind, row.verified ? 1 : 0),
@@ -325,6 +330,7 @@ export function createWriteStore(db: Db): WriteStore {
       for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory, topicMessages])
         batch.flush();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.flush();
+      accountRelations.flush();
       hbar.flush();
     },
     reset() {
@@ -332,6 +338,7 @@ export function createWriteStore(db: Db): WriteStore {
       for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory, topicMessages])
         batch.clear();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.reset();
+      accountRelations.reset();
       hbar.reset();
     },
   };

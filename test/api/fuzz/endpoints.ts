@@ -21,6 +21,8 @@ export type ValueKind =
   | "fileId"
   | "nodeId"
   | "supplyQuery"
+  | "accountPath"
+  | "boolean"
   | "topicId"
   | "sequenceNumber"
   | "encoding";
@@ -45,7 +47,12 @@ export type FuzzEndpoint = {
   readonly reachesJava?: (path: string) => boolean;
 };
 
-export type FuzzScenario = "tokens-group-nfts" | "network" | "network-supply" | "topics";
+export type FuzzScenario =
+  | "tokens-group-nfts"
+  | "network"
+  | "network-supply"
+  | "account-relations"
+  | "topics";
 
 const pages = { limit: "limit", order: "order" } as const;
 const balances = {
@@ -57,6 +64,8 @@ const balances = {
 } as const;
 const nfts = { "account.id": "accountId", serialnumber: "serial", ...pages } as const;
 const history = { timestamp: "timestamp", ...pages } as const;
+const account = { idOrAliasOrEvmAddress: "accountPath" } as const;
+const airdrops = { serialnumber: "serial", "token.id": "tokenId", ...pages } as const;
 
 /** `/api/v1/topics/{id}` reaches the Java route when its decoded id is one to three runs of digits. */
 function reachesJavaTopic(path: string): boolean {
@@ -194,6 +203,62 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
     scenario: "network-supply",
     pathParams: {},
     query: { timestamp: "timestamp", q: "supplyQuery" },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/tokens",
+    errorStyle: "node",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "token.id": "tokenId", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/nfts",
+    errorStyle: "node",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "token.id": "tokenId", serialnumber: "serial", "spender.id": "accountId", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/rewards",
+    errorStyle: "node",
+    scenario: "account-relations",
+    pathParams: account,
+    query: history,
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/allowances/crypto",
+    errorStyle: "node",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "spender.id": "accountId", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/allowances/tokens",
+    errorStyle: "node",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "spender.id": "accountId", "token.id": "tokenId", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/allowances/nfts",
+    errorStyle: "java",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "account.id": "accountId", "token.id": "tokenId", owner: "boolean", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/airdrops/outstanding",
+    errorStyle: "java",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "receiver.id": "accountId", ...airdrops },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/airdrops/pending",
+    errorStyle: "java",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "sender.id": "accountId", ...airdrops },
   },
   {
     path: "/api/v1/topics/{topicId}",

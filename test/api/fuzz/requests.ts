@@ -4,6 +4,7 @@
  * parameters (past the limit of 100), percent-encoding errors, and URLs of 16 KiB.
  */
 import fc from "fast-check";
+import { encodeBase32 } from "../../../src/api/base32.ts";
 import type { ExpectedLedger } from "../../helpers/fixtures.ts";
 import type { FuzzEndpoint, ValueKind } from "./endpoints.ts";
 
@@ -135,6 +136,14 @@ function ledgerValues(ledger: ExpectedLedger) {
     keys: Object.values(ledger.accounts)
       .map((a) => a.key)
       .filter((k): k is string => k !== null),
+    // Every spelling of an account path: IDs, EVM addresses, base32 aliases.
+    accountPaths: Object.values(ledger.accounts).flatMap((a) => {
+      const { evmAddress, alias } = a as { evmAddress?: string | null; alias?: string | null };
+      const spellings = [a.id, a.id.split(".")[2]!];
+      if (evmAddress) spellings.push(evmAddress, evmAddress.slice(2), `0.0.${evmAddress.slice(2)}`);
+      if (alias) spellings.push(encodeBase32(Buffer.from(alias, "hex")));
+      return spellings;
+    }),
     topicIds: ledger.steps.filter((s) => s.type === "consensusCreateTopic").map((s) => s.entityId ?? "0.0.1"),
   };
 }
@@ -253,6 +262,20 @@ export function valueArbitrary(
       return pick(
         fc.constantFrom("totalcoins", "circulating", "TOTALCOINS", "Circulating"),
         fc.constantFrom("", "total", "totalcoins ", "circulating,totalcoins"),
+      );
+    case "accountPath":
+      return pick(
+        fc.constantFrom(...v.accountPaths),
+        fc.oneof(
+          fc.constantFrom(...BOUNDARY_IDS),
+          fc.constantFrom("AABBCC22", "A".repeat(40), "0.0.AABBCC22", "1.2.AABBCC22", "aabbcc22", "A"),
+          numbers,
+        ),
+      );
+    case "boolean":
+      return pick(
+        fc.constantFrom("true", "false", "TRUE", "yes", "off", "0"),
+        fc.constantFrom("", "maybe", "2"),
       );
     case "hashOrNumber":
       return pick(
