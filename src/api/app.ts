@@ -32,8 +32,10 @@ export type AppDeps = {
   cache?: ResponseCacheOptions;
   /** Called once per answered request with its route template, status, duration and cache use (metrics). */
   observe?: (observation: RequestObservation) => void;
-  /** Counts requests (through `observe`) and serves `GET /metrics` when given. */
+  /** Counts requests (through `observe`) and serves `GET /metrics` when given (unless `metricsElsewhere`). */
   metrics?: Metrics;
+  /** `/metrics` is served on a port of its own (`--metrics-port`): not here. */
+  metricsElsewhere?: boolean;
   /** Catch-up pace for the readiness body. */
   progress?: () => Progress;
   /** More Express routers, mounted after health and before the 404 (e.g. groups served by Express). */
@@ -84,7 +86,7 @@ export function createApp(deps: AppDeps): App {
     next();
   });
   app.use(healthRoutes(status, deps.progress));
-  if (deps.metrics) app.use(metricsRoutes(deps.metrics));
+  if (deps.metrics && deps.metricsElsewhere !== true) app.use(metricsRoutes(deps.metrics));
   app.use(docsRoutes());
   for (const router of deps.routers ?? []) app.use(router);
   app.use((_req, _res, next) => next(notFound()));

@@ -49,7 +49,8 @@ export type TokenAccountDefaults = { freezeStatus: string; kycStatus: string };
 
 /**
  * Every write ingestion makes, as prepared statements opened once on the writer connection. Callers run these
- * inside the one transaction of a record file.
+ * inside the transaction of a commit group: one or more whole record files (each with its block row and cursor)
+ * committed together.
  */
 export type WriteStore = {
   db: Db;
@@ -104,9 +105,9 @@ export type WriteStore = {
   ): void;
   /** Current NFTs of a token owned by an account (for treasury moves). */
   serialsOwnedBy(tokenId: bigint, accountId: bigint): bigint[];
-  /** Writes everything held back for batching; call before the file's transaction commits. */
+  /** Writes everything held back for batching; call before the group's transaction commits. */
   flush(): void;
-  /** Forgets caches and unwritten rows; call when a file's transaction rolled back. */
+  /** Forgets caches and unwritten rows; call when a group's transaction rolled back. */
   reset(): void;
 };
 

@@ -1,7 +1,8 @@
 /**
  * Generators of hostile requests for the endpoints of `endpoints.ts`: valid values taken from the scenario's
  * own ledger, boundary values, malformed and unicode text, operators (known, unknown, upper-case), repeated
- * parameters (past the limit of 100), percent-encoding errors, and URLs of 16 KiB.
+ * parameters (past the limit of 100), percent-encoding errors, and URLs on either side of the header limits (8 KiB
+ * on the Java-style routes, 16 KiB on all).
  */
 import fc from "fast-check";
 import { encodeBase32 } from "../../../src/api/base32.ts";
@@ -379,8 +380,15 @@ function hostileRequest(endpoint: FuzzEndpoint, ledger: ExpectedLedger): fc.Arbi
     fc.array(parameter, { maxLength: 6 }),
     // Repeats: up to past the limit of 100 repeated values.
     fc.option(fc.tuple(parameter, fc.integer({ min: 2, max: 120 })), { freq: 5 }),
-    // Padding to a URL of about 16 KiB.
-    fc.option(fc.constantFrom("limit=1", "x=y", `name=${"a".repeat(100)}`, "%25"), { freq: 10 }),
+    // Padding to a URL just under or just over a header limit (the request's other headers take about 80 bytes):
+    // a parameter repeated, or one long unknown parameter (kept in a next link by the Java-style routes).
+    fc.option(
+      fc.tuple(
+        fc.constantFrom("limit=1", "x=y", `name=${"a".repeat(100)}`, "%25", "one long"),
+        fc.constantFrom(8000, 8400, 15_800, 17_000),
+      ),
+      { freq: 10 },
+    ),
   );
   const pathShape = fc.constantFrom(
     "plain",
@@ -407,9 +415,10 @@ function hostileRequest(endpoint: FuzzEndpoint, ledger: ExpectedLedger): fc.Arbi
     if (repeat !== null) for (let i = 0; i < repeat[1]; i++) all.push(repeat[0]);
     let url = all.length > 0 ? `${path}?${all.join("&")}` : path;
     if (pad !== null) {
-      const target = 16 * 1024;
+      const [padding, target] = pad;
       url += url.includes("?") ? "&" : "?";
-      while (url.length < target) url += `${pad}&`;
+      if (padding === "one long") url += `x=${"y".repeat(Math.max(0, target - url.length - 2))}`;
+      else while (url.length + padding.length + 1 <= target) url += `${padding}&`;
     }
     return { url, documentedPath };
   });
