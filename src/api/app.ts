@@ -20,6 +20,7 @@ import { nftRoutes } from "./routes/nfts.ts";
 import { fromHandler, type RouteDef } from "./routes/route-table.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
+import { topicRoutes } from "./routes/topics.ts";
 
 export type AppDeps = {
   store: ReadStore;
@@ -68,7 +69,7 @@ export function apiRoutes(
     ...networkSupplyRoutes(store),
   ]
     .map(fromHandler)
-    .concat(accountRelationRoutes(), accountJavaListRoutes());
+    .concat(accountRelationRoutes(), accountJavaListRoutes(), topicRoutes());
 }
 
 /**
