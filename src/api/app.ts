@@ -20,6 +20,7 @@ import { nftRoutes } from "./routes/nfts.ts";
 import type { RouteDef } from "./routes/route-table.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
+import { topicRoutes } from "./routes/topics.ts";
 
 export type AppDeps = {
   /** Where route answers are computed: the read-worker pool. */
@@ -68,6 +69,7 @@ export function apiRoutes(): RouteDef[] {
     ...networkSupplyRoutes(),
     ...accountRelationRoutes(),
     ...accountJavaListRoutes(),
+    ...topicRoutes(),
   ];
 }
 

@@ -22,7 +22,10 @@ export type ValueKind =
   | "nodeId"
   | "supplyQuery"
   | "accountPath"
-  | "boolean";
+  | "boolean"
+  | "topicId"
+  | "sequenceNumber"
+  | "encoding";
 
 /**
  * - `node`: `{"_status":{"messages":[{"message":"..."}]}}` (tokens, blocks: the Node mirror node);
@@ -37,9 +40,19 @@ export type FuzzEndpoint = {
   readonly query: Readonly<Record<string, ValueKind>>;
   /** The fixture scenario served while fuzzing it (one with data for the endpoint to answer from). */
   readonly scenario: FuzzScenario;
+  /**
+   * For a `java` endpoint the public ingress sends only some paths to (`/api/v1/topics/{id}` with a numeric
+   * id): whether this request path reaches it. The others are the Node service's 404.
+   */
+  readonly reachesJava?: (path: string) => boolean;
 };
 
-export type FuzzScenario = "tokens-group-nfts" | "network" | "network-supply" | "account-relations";
+export type FuzzScenario =
+  | "tokens-group-nfts"
+  | "network"
+  | "network-supply"
+  | "account-relations"
+  | "topics";
 
 const pages = { limit: "limit", order: "order" } as const;
 const balances = {
@@ -53,6 +66,16 @@ const nfts = { "account.id": "accountId", serialnumber: "serial", ...pages } as 
 const history = { timestamp: "timestamp", ...pages } as const;
 const account = { idOrAliasOrEvmAddress: "accountPath" } as const;
 const airdrops = { serialnumber: "serial", "token.id": "tokenId", ...pages } as const;
+
+/** `/api/v1/topics/{id}` reaches the Java route when its decoded id is one to three runs of digits. */
+function reachesJavaTopic(path: string): boolean {
+  const segment = path.slice("/api/v1/topics/".length).replace(/\/$/, "");
+  try {
+    return /^(\d+\.){0,2}\d+$/.test(decodeURIComponent(segment));
+  } catch {
+    return false;
+  }
+}
 
 export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
   {
@@ -236,5 +259,34 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
     scenario: "account-relations",
     pathParams: account,
     query: { "sender.id": "accountId", ...airdrops },
+  },
+  {
+    path: "/api/v1/topics/{topicId}",
+    errorStyle: "java",
+    scenario: "topics",
+    pathParams: { topicId: "topicId" },
+    query: { limit: "limit" },
+    reachesJava: reachesJavaTopic,
+  },
+  {
+    path: "/api/v1/topics/{topicId}/messages",
+    errorStyle: "node",
+    scenario: "topics",
+    pathParams: { topicId: "topicId" },
+    query: { encoding: "encoding", sequencenumber: "sequenceNumber", timestamp: "timestamp", ...pages },
+  },
+  {
+    path: "/api/v1/topics/{topicId}/messages/{sequenceNumber}",
+    errorStyle: "node",
+    scenario: "topics",
+    pathParams: { topicId: "topicId", sequenceNumber: "sequenceNumber" },
+    query: {},
+  },
+  {
+    path: "/api/v1/topics/messages/{consensusTimestamp}",
+    errorStyle: "node",
+    scenario: "topics",
+    pathParams: { consensusTimestamp: "timestamp" },
+    query: {},
   },
 ];
