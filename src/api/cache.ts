@@ -100,6 +100,59 @@ export function createResponseCache(options: ResponseCacheOptions = {}): Respons
 }
 
 /**
+ * What a read worker renders of an answer: the body with what is costly to compute from it (its UTF-8 length, its
+ * ETag, the `Link` header of its next page), but not the header list, which the front builds from these and its
+ * route (`responseOf`): a list of strings costs more to send between threads than to build.
+ */
+export type RenderedBody = {
+  readonly status: number;
+  readonly body: string;
+  /** The body's length in UTF-8 bytes. */
+  readonly bytes: number;
+  /** Empty for answers that carry none (POST). */
+  readonly etag: string;
+  readonly contentType: string;
+  /** The `Link` header (null: none, or a next link too long for a header). */
+  readonly link: string | null;
+};
+
+/** Renders a body: its ETag (weak, as Express tags, unless the route's conventions give another), its `Link`. */
+export function renderBody(
+  status: number,
+  json: string,
+  next: string | null,
+  contentType = JSON_CONTENT_TYPE,
+  etagOf: ((body: string, bytes: number) => string) | null = weakEtag,
+): RenderedBody {
+  const bytes = Buffer.byteLength(json);
+  return {
+    status,
+    body: json,
+    bytes,
+    etag: etagOf === null ? "" : etagOf(json, bytes),
+    contentType,
+    link: next === null ? null : linkHeaderValue(next),
+  };
+}
+
+/** A rendered body with every header but the conditional ones (`cacheControl` null: none, as POST answers). */
+export function responseOf(rendered: RenderedBody, cacheControl: string | null): RenderedResponse {
+  const headers = [CORS_HEADER, "*"];
+  if (cacheControl !== null) headers.push("Cache-Control", cacheControl);
+  headers.push("Content-Type", rendered.contentType, "Content-Length", String(rendered.bytes));
+  if (rendered.etag !== "") headers.push("ETag", rendered.etag);
+  if (rendered.link !== null) headers.push("Link", rendered.link);
+  return {
+    status: rendered.status,
+    body: rendered.body,
+    bytes: rendered.bytes,
+    etag: rendered.etag,
+    cacheControl: cacheControl ?? "",
+    headers,
+  };
+}
+
+/**
  * Renders an answer: the body, its ETag (weak, as Express tags, unless the route's conventions give another:
  * the Java service's strong one) and every header but the conditional ones.
  */
@@ -111,14 +164,7 @@ export function renderResponse(
   contentType = JSON_CONTENT_TYPE,
   etagOf: (body: string, bytes: number) => string = weakEtag,
 ): RenderedResponse {
-  const bytes = Buffer.byteLength(json);
-  const etag = etagOf(json, bytes);
-  const headers = [CORS_HEADER, "*"];
-  if (cacheControl !== null) headers.push("Cache-Control", cacheControl);
-  headers.push("Content-Type", contentType, "Content-Length", String(bytes), "ETag", etag);
-  const link = next === null ? null : linkHeaderValue(next);
-  if (link !== null) headers.push("Link", link);
-  return { status, body: json, bytes, etag, cacheControl: cacheControl ?? "", headers };
+  return responseOf(renderBody(status, json, next, contentType, etagOf), cacheControl);
 }
 
 /**

@@ -109,7 +109,7 @@ function captureStatements(db: Db, capture: Capture, seen: { current: Set<string
 function requester(db: Db, uncloneable: string[]) {
   const routes = apiRoutes();
   const match = createRouteMatcher(routes);
-  const answer = createJobAnswerer(routes, createReadStore(db), 1000);
+  const answer = createJobAnswerer(routes, createReadStore(db));
   return (url: string): boolean => {
     let query: unknown;
     let found: ReturnType<typeof match>;
