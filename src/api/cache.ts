@@ -7,9 +7,9 @@
  * Whether a kept answer may still be served depends on its route's caching (see `RouteCaching`): an `exact`
  * answer only while the generation is unchanged (never stale); a `stale-ok` answer also for the list
  * staleness bound after that. Size is bounded by entries and bytes (least recently used go first), and URLs seen
- * once are remembered by a fixed-size digest (never the URL itself), so no input can grow it.
+ * once are remembered in a fixed table of fingerprints (never the URL itself), so no input can grow it.
  */
-import { hash } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { LRUCache } from "lru-cache";
 import { linkHeaderValue } from "./header-limits.ts";
@@ -67,12 +67,34 @@ export function createResponseCache(options: ResponseCacheOptions = {}): Respons
     maxSize: options.maxBytes ?? 64 * 1024 * 1024,
     sizeCalculation: (entry, key) => entry.response.bytes + key.length + 200,
   });
-  // Keys offered once recently (the "doorkeeper"), as 27-character digests whatever the key's length (URLs reach
-  // the header limit): at most `maxSeen` of them, forgotten all at once when full. Two keys sharing a digest only
-  // means one answer is kept from its first time.
-  const seenOnce = new Set<string>();
-  const maxSeen = options.maxEntries ?? 10_000;
-  const digest = (key: string) => hash("sha1", key, "base64");
+  // Keys offered once recently (the "doorkeeper"): a fixed table of 32-bit fingerprints (two string hashes with
+  // seeds drawn at start-up), one slot per key, whatever the key's length (URLs reach the header limit), so
+  // remembering costs nothing per URL. A key whose slot another key took meanwhile counts as new again; two keys
+  // sharing slot and fingerprint only means one answer is kept from its first time.
+  const slots = 2 ** Math.max(10, Math.ceil(Math.log2(options.maxEntries ?? 10_000)));
+  const seen = new Uint32Array(slots);
+  const seeds = randomBytes(8);
+  const seedA = seeds.readUInt32LE(0);
+  const seedB = seeds.readUInt32LE(4);
+  /** Marks `key` seen; true when it was seen already (and forgets it then, as the answer is kept). */
+  const seenBefore = (key: string): boolean => {
+    let a = seedA;
+    let b = seedB;
+    for (let i = 0; i < key.length; i++) {
+      const c = key.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+    }
+    const slot = (a >>> 0) & (slots - 1);
+    // Never 0: an empty slot matches nothing.
+    const tag = ((b ^ (b >>> 15)) | 1) >>> 0;
+    if (seen[slot] === tag) {
+      seen[slot] = 0;
+      return true;
+    }
+    seen[slot] = tag;
+    return false;
+  };
   return {
     get(key, generation, at) {
       const entry = entries.get(key);
@@ -82,14 +104,7 @@ export function createResponseCache(options: ResponseCacheOptions = {}): Respons
       return undefined;
     },
     offer(key, response, generation, createdAt, staleMs) {
-      if (!entries.has(key)) {
-        const seen = digest(key);
-        if (!seenOnce.delete(seen)) {
-          if (seenOnce.size >= maxSeen) seenOnce.clear();
-          seenOnce.add(seen);
-          return false;
-        }
-      }
+      if (!entries.has(key) && !seenBefore(key)) return false;
       entries.set(key, { response, generation, createdAt, staleMs });
       return true;
     },
