@@ -21,11 +21,8 @@ export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 /** A rendered answer, ready to write (and to keep). */
 export type RenderedResponse = {
   readonly status: number;
-  /**
-   * The JSON text. Kept as a string: node writes a string body in one piece with the headers, where a Buffer
-   * costs a second (vectored) write, and the ETag hashes the string without copying it.
-   */
-  readonly body: string;
+  /** The JSON text, or its UTF-8 bytes for a large body (see `renderBody`). */
+  readonly body: string | Uint8Array;
   /** The body's length in UTF-8 bytes. */
   readonly bytes: number;
   readonly etag: string;
@@ -121,7 +118,13 @@ export function createResponseCache(options: ResponseCacheOptions = {}): Respons
  */
 export type RenderedBody = {
   readonly status: number;
-  readonly body: string;
+  /**
+   * The JSON text; from `BYTES_BODY_MIN_CHARS` characters on, its UTF-8 bytes (in an `ArrayBuffer` of their own,
+   * which a read worker hands to the front without a copy, and node writes without encoding it again). A short
+   * body stays a string: node writes it in one piece with the headers, and a string crosses threads for less
+   * than a buffer.
+   */
+  readonly body: string | Uint8Array;
   /** The body's length in UTF-8 bytes. */
   readonly bytes: number;
   /** Empty for answers that carry none (POST). */
@@ -131,20 +134,28 @@ export type RenderedBody = {
   readonly link: string | null;
 };
 
+/** Bodies from this many characters on are rendered as bytes (see `RenderedBody.body`). */
+export const BYTES_BODY_MIN_CHARS = 4096;
+
+const utf8 = new TextEncoder();
+
 /** Renders a body: its ETag (weak, as Express tags, unless the route's conventions give another), its `Link`. */
 export function renderBody(
   status: number,
   json: string,
   next: string | null,
   contentType = JSON_CONTENT_TYPE,
-  etagOf: ((body: string, bytes: number) => string) | null = weakEtag,
+  etagOf: ((body: string | Uint8Array, bytes: number) => string) | null = weakEtag,
 ): RenderedBody {
-  const bytes = Buffer.byteLength(json);
+  // A large body is encoded once, and its length and ETag read from the bytes (a string would be scanned for
+  // its length, encoded again to hash it, copied to the front and encoded there once more to be written).
+  const body = json.length >= BYTES_BODY_MIN_CHARS ? utf8.encode(json) : json;
+  const bytes = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
   return {
     status,
-    body: json,
+    body,
     bytes,
-    etag: etagOf === null ? "" : etagOf(json, bytes),
+    etag: etagOf === null ? "" : etagOf(body, bytes),
     contentType,
     link: next === null ? null : linkHeaderValue(next),
   };
@@ -177,7 +188,7 @@ export function renderResponse(
   cacheControl: string | null,
   next: string | null,
   contentType = JSON_CONTENT_TYPE,
-  etagOf: (body: string, bytes: number) => string = weakEtag,
+  etagOf: (body: string | Uint8Array, bytes: number) => string = weakEtag,
 ): RenderedResponse {
   return responseOf(renderBody(status, json, next, contentType, etagOf), cacheControl);
 }
@@ -208,7 +219,9 @@ export function writeResponse(
     return;
   }
   res.writeHead(response.status, response.headers as string[]);
-  res.end(req.method === "HEAD" ? undefined : response.body, "utf8");
+  if (req.method === "HEAD") res.end();
+  else if (typeof response.body === "string") res.end(response.body, "utf8");
+  else res.end(response.body);
 }
 
 /** A request `Cache-Control` with the `no-cache` directive (a fixed pattern, linear on any header). */
@@ -228,7 +241,11 @@ function matches(header: string, etag: string): boolean {
  * The weak ETag Express computes for a body: `W/"<UTF-8 length in hex>-<first 27 characters of base64 SHA-1>"`
  * (the one-shot `hash` costs a third of a `createHash` object).
  */
-export function weakEtag(body: string, bytes = Buffer.byteLength(body)): string {
+export function weakEtag(body: string | Uint8Array, bytes = byteLengthOf(body)): string {
   if (bytes === 0) return 'W/"0-2jmj7l5rSw0yVb/vlWAYkK/YBwk"';
   return `W/"${bytes.toString(16)}-${hash("sha1", body, "base64").slice(0, 27)}"`;
+}
+
+function byteLengthOf(body: string | Uint8Array): number {
+  return typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
 }

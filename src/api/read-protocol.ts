@@ -64,7 +64,7 @@ export type WireJob = readonly [
 export type WireAnswer = readonly [
   id: number,
   status: number,
-  body: string,
+  body: string | Uint8Array,
   bytes: number,
   etag: string,
   contentType: string,

@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { MessageChannel } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiRoutes } from "../../src/api/app.ts";
+import { BYTES_BODY_MIN_CHARS, weakEtag } from "../../src/api/cache.ts";
 import {
   fromWireOutcome,
   type ReadJob,
@@ -101,14 +103,35 @@ describe("the read worker as a module (no thread spawned)", () => {
     expect(response.response.status).toBe(200);
     expect(response.response.contentType).toBe("application/json; charset=utf-8");
     expect(response.response.etag).toMatch(/^W\/"/);
-    expect(response.response.bytes).toBe(Buffer.byteLength(response.response.body));
-    expect(JSON.parse(response.response.body)).toMatchObject({ token_id: token.id, name: token.name });
+    // A short body travels as text.
+    expect(typeof response.response.body).toBe("string");
+    const text = response.response.body as string;
+    expect(response.response.bytes).toBe(Buffer.byteLength(text));
+    expect(JSON.parse(text)).toMatchObject({ token_id: token.id, name: token.name });
 
     const missing = await worker.ask(2, infoJob(encoded + 100_000n, "/api/v1/tokens/x"));
     expect(missing).toEqual({ ok: false, failure: { kind: "http", status: 404, messages: ["Not found"] } });
 
     const unknown = await worker.ask(3, { ...infoJob(encoded, "/x"), template: "/api/v1/nothing" });
     expect(unknown).toMatchObject({ ok: false, failure: { kind: "unexpected" } });
+
+    // A large body travels as its UTF-8 bytes, whose length and ETag are the text's.
+    const listUrl = "/api/v1/blocks?limit=100";
+    const list = apiRoutes().find((route) => route.template === "/api/v1/blocks")!;
+    const listed = await worker.ask(4, {
+      template: list.template,
+      method: "GET",
+      query: list.parse({ url: listUrl, params: {} }),
+      request: { url: listUrl, params: {} },
+    });
+    if (!listed.ok) throw new Error("no answer");
+    const bytes = listed.response.body;
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    const listText = Buffer.from(bytes as Uint8Array).toString("utf8");
+    expect(listText.length).toBeGreaterThanOrEqual(BYTES_BODY_MIN_CHARS);
+    expect(listed.response.bytes).toBe((bytes as Uint8Array).byteLength);
+    expect(listed.response.etag).toBe(weakEtag(listText));
+    expect(JSON.parse(listText).blocks.length).toBeGreaterThan(5);
     worker.close();
   });
 
