@@ -8,6 +8,8 @@ import type { ReadStore } from "../store/read-store.ts";
 import { CORS_HEADER, createResponseCache, type ResponseCache, type ResponseCacheOptions } from "./cache.ts";
 import { createFront, type RequestListener, type RequestObservation } from "./front.ts";
 import { errorHandler, notFound } from "./http-errors.ts";
+import { accountRoutes } from "./routes/accounts.ts";
+import { balanceRoutes } from "./routes/balances.ts";
 import { blockRoutes } from "./routes/blocks.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { createFeeEstimateHandler } from "./routes/fee-estimate.ts";
@@ -62,7 +64,9 @@ export function apiRoutes(
     ...blockRoutes(store),
     ...networkRoutes(store, estimateFees),
     ...networkSupplyRoutes(store),
-  ].map(fromHandler);
+  ]
+    .map(fromHandler)
+    .concat(accountRoutes(), balanceRoutes());
 }
 
 /**

@@ -3,6 +3,7 @@ import type { WriteStore } from "../store/write-store.ts";
 import { toBigInt } from "../streams/long.ts";
 import type { RecordFile } from "../streams/types.ts";
 import { type DecodedItem, DecodeError, decodeItem } from "./decode.ts";
+import { applyAccountFacts } from "./handlers/account-facts.ts";
 import { applyHbarTransfers } from "./handlers/hbar-transfers.ts";
 import { HANDLERS } from "./handlers/index.ts";
 import { applyRecordTransfers } from "./handlers/transfers.ts";
@@ -98,6 +99,7 @@ function applyItem(store: WriteStore, file: RecordFile, item: DecodedItem, block
   });
   const ctx = { item, store, hapiVersion: file.hapiVersion };
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
+  applyAccountFacts(ctx);
   applyRecordTransfers(ctx);
   applyHbarTransfers(ctx);
 }

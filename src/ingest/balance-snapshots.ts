@@ -11,6 +11,7 @@ import { toBigInt } from "../streams/long.ts";
 import type { RecordFile } from "../streams/types.ts";
 import { type BalanceFileInfo, instantOfName, readBalanceSnapshot } from "./balance-folder.ts";
 import { decodeItem } from "./decode.ts";
+import { START_STATE_ACCOUNT } from "./handlers/crypto.ts";
 import { associationDefaults } from "./handlers/token-account.ts";
 
 /** What a comparison of a later snapshot with the index found. */
@@ -109,6 +110,9 @@ export function createBalanceSnapshots(
         : snapshot.accounts.map((a) => [a.accountId, a.hbarTinybars] as const);
     const run = store.db.transaction(() => {
       store.hbar.start({ ...state, balances });
+      // Every account of the starting state exists from then on (as an entity of unknown type, see crypto.ts).
+      for (const [accountId] of balances)
+        store.entity.create([accountId], state.consensusNs, START_STATE_ACCOUNT);
       // Token balances of the snapshot start the token balance history too, as associations at that instant.
       for (const account of snapshot?.accounts ?? []) {
         for (const token of account.tokens) {

@@ -1,4 +1,4 @@
-import { type AccountLookup, createAccountLookup } from "./account-lookup.ts";
+import { type AccountQueries, createAccountQueries } from "./accounts.ts";
 import { type BalanceQueries, createBalanceQueries } from "./balances.ts";
 import { type BlockQueries, createBlockQueries } from "./blocks.ts";
 import { createStatementCache, DEFAULT_CACHED_STATEMENTS, type StatementCache } from "./conditions.ts";
@@ -23,8 +23,8 @@ export type ReadStore = {
   hbar: HbarQueries;
   systemFiles: SystemFileQueries;
   network: NetworkQueries;
-  /** Accounts: `{idOrAliasOrEvmAddress}` lookups. */
-  accounts: AccountLookup;
+  /** Accounts and balances; `{idOrAliasOrEvmAddress}` lookups (`idByEvmAddress`, `idByAlias`). */
+  accounts: AccountQueries;
 };
 
 /** Every read query the API uses, prepared on the read-only connection; list queries share one bounded cache. */
@@ -41,6 +41,6 @@ export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENT
     hbar: createHbarQueries(db),
     systemFiles: createSystemFileQueries(db),
     network: createNetworkQueries(db),
-    accounts: createAccountLookup(db),
+    accounts: createAccountQueries(db, statements),
   };
 }
