@@ -18,6 +18,7 @@ import { nftRoutes } from "./routes/nfts.ts";
 import { fromHandler, type RouteDef } from "./routes/route-table.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
+import { transactionRoutes } from "./routes/transactions.ts";
 
 export type AppDeps = {
   store: ReadStore;
@@ -62,7 +63,9 @@ export function apiRoutes(
     ...blockRoutes(store),
     ...networkRoutes(store, estimateFees),
     ...networkSupplyRoutes(store),
-  ].map(fromHandler);
+  ]
+    .map(fromHandler)
+    .concat(transactionRoutes());
 }
 
 /**

@@ -8,6 +8,7 @@ import { createNftQueries, type NftQueries } from "./nfts.ts";
 import { createSystemFileQueries, type SystemFileQueries } from "./system-files.ts";
 import { createTokenListQueries, type TokenListQueries } from "./token-lists.ts";
 import { createTokenQueries, type TokenQueries } from "./tokens.ts";
+import { createTransactionQueries, type TransactionQueries } from "./transactions.ts";
 
 /** Every read query the API uses, prepared once on the read-only connection. */
 export type ReadStore = {
@@ -22,6 +23,8 @@ export type ReadStore = {
   hbar: HbarQueries;
   systemFiles: SystemFileQueries;
   network: NetworkQueries;
+  /** The transaction index: lists (also an account's embedded list) and lookups by id or hash. */
+  transactions: TransactionQueries;
 };
 
 /** Every read query the API uses, prepared on the read-only connection; list queries share one bounded cache. */
@@ -38,5 +41,6 @@ export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENT
     hbar: createHbarQueries(db),
     systemFiles: createSystemFileQueries(db),
     network: createNetworkQueries(db),
+    transactions: createTransactionQueries(db, statements),
   };
 }
