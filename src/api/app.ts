@@ -20,6 +20,7 @@ import { nftRoutes } from "./routes/nfts.ts";
 import { fromHandler, type RouteDef } from "./routes/route-table.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
+import { transactionRoutes } from "./routes/transactions.ts";
 
 export type AppDeps = {
   store: ReadStore;
@@ -66,7 +67,7 @@ export function apiRoutes(
     ...networkSupplyRoutes(store),
   ]
     .map(fromHandler)
-    .concat(accountRoutes(), balanceRoutes());
+    .concat(transactionRoutes(), accountRoutes(), balanceRoutes());
 }
 
 /**

@@ -137,7 +137,7 @@ export function createFront(deps: FrontDeps): RequestListener {
     const rendered = renderResponse(
       answer.status,
       answer.json,
-      cacheControls.get(route)!,
+      answer.maxAge === undefined ? cacheControls.get(route)! : `public, max-age=${answer.maxAge}`,
       answer.next,
       answer.contentType ?? (java ? JAVA_JSON_TYPE : JSON_CONTENT_TYPE),
       java ? javaEtag : weakEtag,

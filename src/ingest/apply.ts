@@ -1,4 +1,3 @@
-import { entityIdOf } from "../ids.ts";
 import type { WriteStore } from "../store/write-store.ts";
 import { toBigInt } from "../streams/long.ts";
 import type { RecordFile } from "../streams/types.ts";
@@ -6,6 +5,7 @@ import { type DecodedItem, DecodeError, decodeItem } from "./decode.ts";
 import { applyAccountFacts } from "./handlers/account-facts.ts";
 import { applyHbarTransfers } from "./handlers/hbar-transfers.ts";
 import { HANDLERS } from "./handlers/index.ts";
+import { indexTransaction } from "./handlers/transaction-index.ts";
 import { applyRecordTransfers } from "./handlers/transfers.ts";
 
 export type AppliedFile = {
@@ -44,7 +44,7 @@ export function writeRecordFile(
   let applied = 0;
   for (const item of items) {
     if ((applied++ & 63) === 63 && shouldStop?.()) throw new AbandonedError(file.name);
-    applyItem(store, file, item, blockNumber);
+    applyItem(store, file, item);
     const result = item.record.contractCallResult ?? item.record.contractCreateResult;
     // Block gas and bloom count top-level transactions (nonce 0) only, as the mirror node does; any such
     // contract result starts the block's bloom, even one whose own bloom is empty.
@@ -83,21 +83,9 @@ export function writeRecordFile(
   return { name: file.name, blockNumber, transactions: items.length, consensusStart, consensusEnd };
 }
 
-function applyItem(store: WriteStore, file: RecordFile, item: DecodedItem, blockNumber: bigint): void {
-  const receipt = item.record.receipt;
-  store.insertTransaction({
-    consensusNs: item.consensusNs,
-    type: item.typeId,
-    result: item.status,
-    payerId: item.payerId,
-    validStartNs: item.validStartNs,
-    nonce: item.nonce,
-    scheduled: item.scheduled,
-    chargedFee: item.chargedFeeTinybars,
-    entityId: entityIdOf(receipt?.tokenID) ?? entityIdOf(receipt?.accountID),
-    blockNumber,
-  });
+function applyItem(store: WriteStore, file: RecordFile, item: DecodedItem): void {
   const ctx = { item, store, hapiVersion: file.hapiVersion };
+  indexTransaction(ctx);
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
   applyAccountFacts(ctx);
   applyRecordTransfers(ctx);

@@ -13,6 +13,11 @@ export type DecodedItem = {
   /** The `TransactionBody` oneof case, e.g. `"tokenMint"`. */
   bodyCase: string | undefined;
   body: proto.TransactionBody;
+  /**
+   * The serialized body as sent, when the item has it (record streams do): the transaction index reads a few
+   * fields off the wire instead of decoding every body. Without it, the body is re-encoded from `body`.
+   */
+  bodyBytes?: Uint8Array;
   record: proto.TransactionRecord;
   status: number;
   /** Whether the receipt status is one the mirror node treats as success (only those change state). */
@@ -61,6 +66,7 @@ export function decodeItem(item: RecordItem): DecodedItem {
     get body() {
       return bodyOf();
     },
+    bodyBytes,
     record,
     status,
     successful: SUCCESS_STATUSES.has(status),
@@ -92,6 +98,15 @@ const DATA_CASES: ReadonlyMap<number, string> = (() => {
 })();
 
 const isDataField = (field: number) => DATA_CASES.has(field);
+
+const DATA_FIELDS: ReadonlyMap<string, number> = new Map(
+  [...DATA_CASES].map(([field, name]) => [name, field]),
+);
+
+/** The `TransactionBody` field number of a oneof case name (`"cryptoTransfer"` → 14); null when unknown. */
+export function bodyFieldNumber(bodyCase: string | undefined): number | null {
+  return bodyCase === undefined ? null : (DATA_FIELDS.get(bodyCase) ?? null);
+}
 
 /** An item whose transaction or record bytes do not decode (the caller turns it into a CorruptFileError). */
 export class DecodeError extends Error {}

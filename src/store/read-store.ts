@@ -9,6 +9,7 @@ import { createNftQueries, type NftQueries } from "./nfts.ts";
 import { createSystemFileQueries, type SystemFileQueries } from "./system-files.ts";
 import { createTokenListQueries, type TokenListQueries } from "./token-lists.ts";
 import { createTokenQueries, type TokenQueries } from "./tokens.ts";
+import { createTransactionQueries, type TransactionQueries } from "./transactions.ts";
 
 /** Every read query the API uses, prepared once on the read-only connection. */
 export type ReadStore = {
@@ -25,6 +26,8 @@ export type ReadStore = {
   network: NetworkQueries;
   /** Accounts and balances; `{idOrAliasOrEvmAddress}` lookups (`idByEvmAddress`, `idByAlias`). */
   accounts: AccountQueries;
+  /** The transaction index: lists (also an account's embedded list) and lookups by id or hash. */
+  transactions: TransactionQueries;
 };
 
 /** Every read query the API uses, prepared on the read-only connection; list queries share one bounded cache. */
@@ -42,5 +45,6 @@ export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENT
     systemFiles: createSystemFileQueries(db),
     network: createNetworkQueries(db),
     accounts: createAccountQueries(db, statements),
+    transactions: createTransactionQueries(db, statements),
   };
 }

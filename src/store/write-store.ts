@@ -2,6 +2,7 @@ import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
 import { createHbarLedger, type HbarLedger } from "./hbar-ledger.ts";
 import { createNetworkWrites, type NetworkWrites } from "./network-writes.ts";
+import { createTransactionWrites, type TransactionIndexRow } from "./transaction-writes.ts";
 import { createVersionedTable, type Row, type VersionedTable } from "./versioned.ts";
 
 export type RecordFileRow = {
@@ -29,19 +30,6 @@ export type CursorRow = {
   consensusEnd: bigint;
 };
 
-export type TransactionRow = {
-  consensusNs: bigint;
-  type: number;
-  result: number;
-  payerId: bigint;
-  validStartNs: bigint;
-  nonce: number;
-  scheduled: boolean;
-  chargedFee: bigint;
-  entityId: bigint | null;
-  blockNumber: bigint;
-};
-
 /** Freeze and KYC status a new token-account row starts with, decided by the token's keys. */
 export type TokenAccountDefaults = { freezeStatus: string; kycStatus: string };
 
@@ -64,7 +52,8 @@ export type WriteStore = {
   topic: VersionedTable;
   insertRecordFile(row: RecordFileRow): void;
   setCursor(row: CursorRow): void;
-  insertTransaction(row: TransactionRow): void;
+  /** The transaction index (store/transaction-writes.ts). */
+  insertTransaction(row: TransactionIndexRow): void;
   insertTokenTransfer(
     consensusNs: bigint,
     tokenId: bigint,
@@ -207,18 +196,7 @@ export function createWriteStore(db: Db): WriteStore {
      ON CONFLICT (id) DO UPDATE SET file_name = excluded.file_name, version = excluded.version,
        hash = excluded.hash, block_number = excluded.block_number, consensus_end = excluded.consensus_end`,
   );
-  const transactions = createBatchInsert(db, '"transaction"', [
-    "consensus_ns",
-    "type",
-    "result",
-    "payer_id",
-    "valid_start_ns",
-    "nonce",
-    "scheduled",
-    "charged_fee",
-    "entity_id",
-    "block_number",
-  ]);
+  const transactions = createTransactionWrites(db);
   const tokenTransfers = createBatchInsert(db, "token_transfer", [
     "consensus_ns",
     "token_id",
@@ -270,19 +248,7 @@ export function createWriteStore(db: Db): WriteStore {
     topic,
     insertRecordFile: (row) => insertRecordFile.run(row),
     setCursor: (row) => setCursor.run(row),
-    insertTransaction: (r) =>
-      transactions.add(
-        r.consensusNs,
-        r.type,
-        r.result,
-        r.payerId,
-        r.validStartNs,
-        r.nonce,
-        r.scheduled ? 1 : 0,
-        r.chargedFee,
-        r.entityId,
-        r.blockNumber,
-      ),
+    insertTransaction: (row) => transactions.insert(row),
     insertTokenTransfer: (t, tokenId, accountId, amount, isApproval) =>
       tokenTransfers.add(t, tokenId, accountId, amount, isApproval ? 1 : 0),
     insertNftTransfer: (t, tokenId, serial, sender, receiver, isApproval) =>
@@ -320,17 +286,19 @@ export function createWriteStore(db: Db): WriteStore {
     flush() {
       for (const row of pendingBalances.values()) balanceHistory.add(...row);
       pendingBalances = new Map();
-      for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.flush();
+      transactions.flush();
+      for (const batch of [tokenTransfers, nftTransfers, balanceHistory]) batch.flush();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.flush();
       hbar.flush();
     },
     reset() {
       pendingBalances = new Map();
-      for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.clear();
+      transactions.clear();
+      for (const batch of [tokenTransfers, nftTransfers, balanceHistory]) batch.clear();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.reset();
       hbar.reset();
     },
   };
 }
 
-export type { Row };
+export type { Row, TransactionIndexRow };

@@ -205,3 +205,67 @@ describe("GET /api/v1/accounts/{id}?timestamp: balances at the newest ledger ins
     ]);
   });
 });
+
+describe("GET /api/v1/accounts/{id}: the embedded transactions", () => {
+  type Page = {
+    transactions: Array<{ consensus_timestamp: string; name: string }>;
+    links: { next: string | null };
+  };
+  /** The transactions group's own list (its OpenAPI entry is that group's; only the status is checked here). */
+  const transactions = async (query: string) => {
+    const response = await scenario.service.get(`/api/v1/transactions?${query}`);
+    expect(response.status, response.text).toBe(200);
+    return response.body as Page;
+  };
+
+  it("lists what /api/v1/transactions?account.id= lists, with the same filters", async () => {
+    const alice = id("alice");
+    for (const query of [
+      "",
+      "limit=3",
+      "order=asc&limit=4",
+      "transactiontype=cryptoupdateaccount",
+      `timestamp=lte:${toTimestamp(at("alice-reward"))}`,
+    ]) {
+      const embedded = await asOf("alice", query);
+      const listed = await transactions(`account.id=${alice}${query === "" ? "" : `&${query}`}`);
+      expect(embedded.transactions, query).toEqual(listed.transactions);
+      expect(embedded.transactions!.length, query).toBeGreaterThan(0);
+    }
+    const updates = await asOf("alice", "transactiontype=CRYPTOUPDATEACCOUNT");
+    expect((updates.transactions as Page["transactions"]).map((t) => t.name)).toEqual([
+      "CRYPTOUPDATEACCOUNT",
+      "CRYPTOUPDATEACCOUNT",
+      "CRYPTOUPDATEACCOUNT",
+    ]);
+  });
+
+  it("pages on timestamp under the account's own path, to the end (a bound before creation is a 404)", async () => {
+    const path = `/api/v1/accounts/${id("bob")}`;
+    const all = await transactions(`account.id=${id("bob")}&limit=100`);
+    const seen: string[] = [];
+    let next: string | null = `${path}?limit=2`;
+    let first = true;
+    while (next !== null) {
+      // The link's timestamp also selects the account version: before bob existed there is none (upstream too).
+      if ((await scenario.service.get(next)).status === 404) {
+        expect(next).toBe(`${path}?limit=2&timestamp=lt:${toTimestamp(at("create-bob"))}`);
+        break;
+      }
+      const page: AccountBody = await getJson<AccountBody>(scenario.service, next);
+      const items = page.transactions as Page["transactions"];
+      if (first)
+        expect(page.links?.next).toBe(`${path}?limit=2&timestamp=lt:${items[1]!.consensus_timestamp}`);
+      first = false;
+      seen.push(...items.map((t) => t.consensus_timestamp));
+      next = page.links!.next;
+    }
+    expect(seen).toEqual(all.transactions.map((t) => t.consensus_timestamp));
+  });
+
+  it("leaves the list empty with transactions=false", async () => {
+    const body = await asOf("bob", "transactions=false&limit=1");
+    expect(body.transactions).toEqual([]);
+    expect(body.links).toEqual({ next: null });
+  });
+});

@@ -67,7 +67,7 @@ describe("GET /api/v1/accounts", () => {
       id("dave"),
       id("erin"),
     ]);
-    const carolAddress = scenario.ledger.accounts.carol!.evmAddress!;
+    const carolAddress = (scenario.ledger.accounts.carol as { evmAddress?: string }).evmAddress!;
     expect(ids(await list(`?account.id=${carolAddress}`))).toEqual([]);
     const rich = await list("?account.balance=gte:5000000000&account.balance=lt:60000000000");
     const expected = ALL.filter((account) => {
@@ -75,10 +75,10 @@ describe("GET /api/v1/accounts", () => {
       return b >= 5_000_000_000n && b < 60_000_000_000n;
     });
     expect(ids(rich)).toEqual(expected);
-    const aliceKey = scenario.ledger.accounts.alice!.key.slice(4);
+    const aliceKey = scenario.ledger.accounts.alice!.key!.slice(4);
     expect(ids(await list(`?account.publickey=${aliceKey}`))).toEqual([id("alice")]);
     expect(ids(await list(`?account.publickey=0x${aliceKey.toUpperCase()}`))).toEqual([id("alice")]);
-    const carolKey = scenario.ledger.accounts.carol!.key.slice(4);
+    const carolKey = scenario.ledger.accounts.carol!.key!.slice(4);
     expect(ids(await list(`?account.publickey=${carolKey}`))).toEqual([id("carol")]);
     // The operator is kept: ne excludes one key (and accounts without a single key, whose key is null).
     expect(ids(await list(`?account.publickey=ne:${aliceKey}`))).not.toContain(id("alice"));

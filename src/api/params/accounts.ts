@@ -11,7 +11,6 @@
  *   travel to the answer as data.
  */
 
-import { transactionTypeName } from "../../ingest/transaction-types.ts";
 import type { AccountRef } from "../../store/account-lookup.ts";
 import { parseAccountPathParam } from "./account-path.ts";
 import { isValidEntityId } from "./entity-id.ts";
@@ -24,6 +23,7 @@ import { accountIdSpec, limitSpec, orderSpec, timestampSpec } from "./param-spec
 import { isValidPublicKey, normalizePublicKey } from "./public-key.ts";
 import type { ParsedQuery } from "./query.ts";
 import { pagingFor, readRequest } from "./request.ts";
+import { transactionTypeSpec } from "./transactions.ts";
 import {
   distinctOpValues,
   lastRawValue,
@@ -144,24 +144,9 @@ export function listLimitAndOrder(
 
 // --- GET /api/v1/accounts/{idOrAliasOrEvmAddress} ------------------------------------------------------------
 
-const TRANSACTION_TYPE_IDS: ReadonlyMap<string, number> = (() => {
-  const ids = new Map<string, number>();
-  for (let id = 0; id < 256; id++) {
-    const name = transactionTypeName(id);
-    if (name !== "UNKNOWN") ids.set(name, id);
-  }
-  return ids;
-})();
-
 const booleanSpec: ParamSpec<boolean> = {
   isValid: (op, value) => op === "eq" && BOOLEAN.test(value),
   convert: (value) => ({ ok: true, value: value.toLowerCase() === "true" }),
-};
-
-/** `transactiontype`: a REST transaction type name, any case; converted to the upper-case name. */
-const transactionTypeSpec: ParamSpec<string> = {
-  isValid: (_op, value) => TRANSACTION_TYPE_IDS.has(value.toUpperCase()),
-  convert: (value) => ({ ok: true, value: value.toUpperCase() }),
 };
 
 function accountSpec(options: ParamOptions) {
@@ -197,8 +182,8 @@ export type AccountRequest = {
   readonly account: AccountRef;
   readonly timestamps: AccountTimestamps;
   readonly includeTransactions: boolean;
-  /** Upper-case REST type names, in query order. */
-  readonly transactionTypes: readonly string[];
+  /** `transactiontype` values as type ids (an IN list). */
+  readonly transactionTypes: readonly number[];
   readonly limit: number;
   readonly order: Order;
   /** Paging of the embedded transactions (anchor `timestamp`). */
@@ -221,7 +206,7 @@ export function parseAccountRequest(
   if (!account.ok) return account;
 
   const timestampFilters: Comparison<bigint>[] = [];
-  const transactionTypes: string[] = [];
+  const transactionTypes: number[] = [];
   let includeTransactions = true;
   let limit = opts.defaultLimit;
   let order: Order = "desc";

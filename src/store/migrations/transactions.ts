@@ -1,4 +1,63 @@
 import type { Migration } from "../migrations.ts";
 
-/** Migrations of the transaction index (transactions issue): keys 0020-… to 0029-…. */
-export const TRANSACTIONS_MIGRATIONS: readonly Migration[] = [];
+/**
+ * Migrations of the transaction index (transactions issue): keys 0020-… to 0029-….
+ *
+ * 0020 replaces the first `transaction` table (a few columns for NFT history) with the whole index: one row per
+ * record, failed, child and scheduled ones included, keyed by consensus time. Its rows cannot be rebuilt from
+ * the old columns (no hash, memo or transfers were kept), so an index built before it must be re-ingested to
+ * list older transactions; the NFT history reads the same column names as before.
+ */
+export const TRANSACTIONS_MIGRATIONS: readonly Migration[] = [
+  [
+    "0020-transaction-index",
+    `
+    DROP TABLE "transaction";
+
+    -- One row per record. Small lists are packed into blobs (store/transaction-lists.ts): transfers holds the
+    -- hbar transfer list (account, amount, approval), extras the rarely present ones (staking reward payouts,
+    -- assessed custom fees, max custom fees, batch key, pricing multiplier, inner transactions of a batch).
+    -- Token and NFT transfers stay in token_transfer / nft_transfer. flags: see TRANSACTION_FLAGS in
+    -- store/transaction-lists.ts (bit 0: failed). memo is NULL when empty; valid_duration and node_id NULL when
+    -- the body has none.
+    CREATE TABLE "transaction" (
+      consensus_ns   INTEGER PRIMARY KEY,
+      type           INTEGER NOT NULL,
+      result         INTEGER NOT NULL,
+      payer_id       INTEGER NOT NULL,
+      valid_start_ns INTEGER NOT NULL,
+      nonce          INTEGER NOT NULL,
+      flags          INTEGER NOT NULL,
+      charged_fee    INTEGER NOT NULL,
+      max_fee        INTEGER NOT NULL,
+      valid_duration INTEGER,
+      node_id        INTEGER,
+      entity_id      INTEGER,
+      parent_ns      INTEGER,
+      memo           BLOB,
+      hash           BLOB    NOT NULL,
+      transfers      BLOB,
+      extras         BLOB,
+      -- Type and outcome in one number (type * 2 + failed), so that a type, a result or both are one seek each.
+      kind           INTEGER GENERATED ALWAYS AS (type * 2 + (flags & 1)) VIRTUAL
+    );
+    -- Index entries end with the rowid (consensus_ns): a kind's transactions are in consensus order.
+    CREATE INDEX transaction_kind ON "transaction" (kind);
+    -- Lookups by transaction id (payer, valid start).
+    CREATE INDEX transaction_id ON "transaction" (payer_id, valid_start_ns);
+    -- Lookups by hash: the first 6 bytes are enough to find the candidates, the full hash decides.
+    CREATE INDEX transaction_hash ON "transaction" (substr(hash, 1, 6));
+
+    -- Which transactions involve an account, for account.id filters: the account is the payer (of a user
+    -- transaction, a child with a parent, or a crypto create/update), or has an hbar or fungible token
+    -- transfer in the record. kind is type * 8 + failed * 4 + credit * 2 + debit, where credit / debit mean
+    -- the account has a positive / negative hbar or token amount in it: every filter combination is a seek.
+    CREATE TABLE transaction_account (
+      account_id   INTEGER NOT NULL,
+      kind         INTEGER NOT NULL,
+      consensus_ns INTEGER NOT NULL,
+      PRIMARY KEY (account_id, kind, consensus_ns)
+    ) WITHOUT ROWID;
+    `,
+  ],
+];
