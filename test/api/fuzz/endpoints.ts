@@ -20,7 +20,11 @@ export type ValueKind =
   | "hashOrNumber"
   | "fileId"
   | "nodeId"
-  | "supplyQuery";
+  | "supplyQuery"
+  | "accountPath"
+  | "accountIdOrAlias"
+  | "boolean"
+  | "transactionType";
 
 /**
  * - `node`: `{"_status":{"messages":[{"message":"..."}]}}` (tokens, blocks: the Node mirror node);
@@ -35,9 +39,11 @@ export type FuzzEndpoint = {
   readonly query: Readonly<Record<string, ValueKind>>;
   /** The fixture scenario served while fuzzing it (one with data for the endpoint to answer from). */
   readonly scenario: FuzzScenario;
+  /** A Node-style error may carry a `detail` too (upstream's `/balances` account.id errors). */
+  readonly errorDetail?: boolean;
 };
 
-export type FuzzScenario = "tokens-group-nfts" | "network" | "network-supply";
+export type FuzzScenario = "tokens-group-nfts" | "network" | "network-supply" | "accounts";
 
 const pages = { limit: "limit", order: "order" } as const;
 const balances = {
@@ -51,6 +57,34 @@ const nfts = { "account.id": "accountId", serialnumber: "serial", ...pages } as 
 const history = { timestamp: "timestamp", ...pages } as const;
 
 export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
+  {
+    path: "/api/v1/accounts",
+    errorStyle: "node",
+    scenario: "accounts",
+    pathParams: {},
+    query: {
+      "account.id": "accountId",
+      "account.balance": "balance",
+      "account.publickey": "publicKey",
+      balance: "boolean",
+      ...pages,
+    },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}",
+    errorStyle: "node",
+    scenario: "accounts",
+    pathParams: { idOrAliasOrEvmAddress: "accountPath" },
+    query: { timestamp: "timestamp", transactiontype: "transactionType", transactions: "boolean", ...pages },
+  },
+  {
+    path: "/api/v1/balances",
+    errorStyle: "node",
+    errorDetail: true,
+    scenario: "accounts",
+    pathParams: {},
+    query: { ...balances, "account.id": "accountIdOrAlias" },
+  },
   {
     path: "/api/v1/tokens",
     errorStyle: "node",

@@ -4,6 +4,7 @@
  * parameters (past the limit of 100), percent-encoding errors, and URLs of 16 KiB.
  */
 import fc from "fast-check";
+import { encodeBase32 } from "../../../src/api/base32.ts";
 import type { ExpectedLedger } from "../../helpers/fixtures.ts";
 import type { FuzzEndpoint, ValueKind } from "./endpoints.ts";
 
@@ -135,6 +136,14 @@ function ledgerValues(ledger: ExpectedLedger) {
     keys: Object.values(ledger.accounts)
       .map((a) => a.key)
       .filter((k): k is string => k !== null),
+    // Scenario summaries also carry each account's EVM address and alias (hex), where it has them.
+    evmAddresses: Object.values(ledger.accounts)
+      .map((a) => (a as { evmAddress?: string | null }).evmAddress)
+      .filter((e): e is string => typeof e === "string"),
+    aliases: Object.values(ledger.accounts)
+      .map((a) => (a as { alias?: string | null }).alias)
+      .filter((e): e is string => typeof e === "string")
+      .map((hex) => encodeBase32(Buffer.from(hex, "hex"))),
   };
 }
 
@@ -237,6 +246,45 @@ export function valueArbitrary(
       return pick(
         fc.constantFrom("totalcoins", "circulating", "TOTALCOINS", "Circulating"),
         fc.constantFrom("", "total", "totalcoins ", "circulating,totalcoins"),
+      );
+    case "accountPath":
+    case "accountIdOrAlias": {
+      const prefixed = kind === "accountPath";
+      const named = fc.oneof(
+        fc.constantFrom(...v.accountIds),
+        fc.constantFrom(...v.accountIds).map((id) => id.split(".")[2]!),
+        ...(v.evmAddresses.length > 0
+          ? [
+              fc.constantFrom(...v.evmAddresses),
+              fc.constantFrom(...v.evmAddresses).map((e) => (prefixed ? `0.0.${e.slice(2)}` : e.slice(2))),
+            ]
+          : []),
+        ...(v.aliases.length > 0 ? [fc.constantFrom(...v.aliases)] : []),
+      );
+      return pick(
+        named,
+        fc.oneof(
+          fc.constantFrom(
+            ...BOUNDARY_IDS,
+            "AABBCC22",
+            "0.0.AABBCC22",
+            "1.2.AABBCC22",
+            "AAA",
+            "A",
+            "aabbcc22",
+          ),
+          numbers,
+          fc.stringMatching(/^[A-Z2-7]{1,60}$/),
+          fc.stringMatching(/^(0x|0\.0\.)?[0-9a-fA-F]{38,42}$/),
+        ),
+      );
+    }
+    case "boolean":
+      return pick(fc.constantFrom("true", "false", "TRUE", "False"), fc.constantFrom("", "yes", "1", "0"));
+    case "transactionType":
+      return pick(
+        fc.constantFrom("CRYPTOTRANSFER", "cryptoupdateaccount", "TOKENCREATION", "ETHEREUMTRANSACTION"),
+        fc.constantFrom("", "CRYPTO", "UNKNOWN", "cryptotransfer "),
       );
     case "hashOrNumber":
       return pick(
