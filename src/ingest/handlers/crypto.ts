@@ -79,6 +79,7 @@ export function handleCryptoCreate({ item, store, hapiVersion }: HandlerContext)
     }
   }
   store.entity.create([accountId], t, row);
+  store.hbar.open(t, accountId);
 }
 
 export function handleCryptoUpdate({ item, store, hapiVersion }: HandlerContext): void {

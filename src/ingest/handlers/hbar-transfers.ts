@@ -8,7 +8,8 @@ import type { HandlerContext } from "./context.ts";
  */
 export function applyHbarTransfers({ item, store }: HandlerContext): void {
   const amounts = item.record.transferList?.accountAmounts;
-  if (amounts == null || amounts.length === 0 || !store.hbar.tracking()) return;
+  // Without a starting state the ledger still tracks the accounts created in the stream (it decides which).
+  if (amounts == null || amounts.length === 0) return;
   const t = item.consensusNs;
   for (const entry of amounts) {
     const amount = toBigInt(entry.amount);
