@@ -98,10 +98,10 @@ export type AccountQueries = AccountLookup & {
   /** The version of an account (type ACCOUNT or CONTRACT) a selection picks; the current one without. */
   findAccount(id: bigint, selection?: VersionSelection): AccountRow | undefined;
   listAccounts(query: AccountsQuery): AccountListRow[];
-  /** The current hbar balance and its last change. */
-  currentHbar(id: bigint): HbarBalance;
+  /** The current hbar balance and its last change (the account's creation, `createdNs`, counts as one). */
+  currentHbar(id: bigint, createdNs: bigint | null): HbarBalance;
   /** The hbar balance right after `atNs`, and its last change at or before it. */
-  hbarAt(id: bigint, atNs: bigint): HbarBalance;
+  hbarAt(id: bigint, atNs: bigint, createdNs: bigint | null): HbarBalance;
   /**
    * Token balances of an account, ordered by token: the associated relationships now (`atNs` null) or at an
    * instant, with the balance they had then.
@@ -117,9 +117,6 @@ export type AccountQueries = AccountLookup & {
 };
 
 const HBAR_AT_FUNCTION = "mirrorlite_hbar_at";
-/** The greatest int64, as SQL text: "now" for the last-change function. */
-const MAX_NS = "9223372036854775807";
-const LAST_CHANGE_FUNCTION = "mirrorlite_hbar_last_change";
 
 const ACCOUNT_COLUMNS = `e.id, e.valid_from, e.valid_to, e.type, e.created_ns, e.deleted, e.memo, e.key,
   e.auto_renew_period, e.expiration_ns, e.alias, e.evm_address, e.max_automatic_token_associations,
@@ -138,7 +135,14 @@ function hbarJoin(atSql: string | null): string {
     FROM hbar_balance h WHERE h.account_id = e.id${bound} ORDER BY h.valid_from DESC LIMIT 1)`;
 }
 
-type HbarColumns = { hb_balance: bigint | null; hb_from: bigint | null; hb_changed: bigint | null };
+/** The hbar row an account query joins: the balance, and where the last change at or before the instant is. */
+type HbarColumns = { hb_balance: bigint | null; hb_from: bigint | null; hb_changes: Uint8Array | null };
+
+/** The instant of the row's last change at or before `atNs` (the row starts at or before it). */
+function changedAt(row: HbarColumns | undefined, atNs: bigint): bigint | null {
+  if (row === undefined || row.hb_from === null) return null;
+  return row.hb_changes === null ? row.hb_from : (lastChangeAt(row.hb_changes, atNs) ?? row.hb_from);
+}
 
 export function createAccountQueries(
   db: Db,
@@ -149,27 +153,20 @@ export function createAccountQueries(
     if (changes === null) return balance as bigint;
     return balanceInChanges(changes as Uint8Array, at as bigint) ?? (balance as bigint);
   });
-  // The instant of the last change a row holds that is at or before `at`: the row's own start, or its blob's.
-  db.function(LAST_CHANGE_FUNCTION, { deterministic: true, safeIntegers: true }, (from, changes, at) => {
-    if (from === null) return null;
-    if (changes === null) return from as bigint;
-    return lastChangeAt(changes as Uint8Array, at as bigint) ?? (from as bigint);
-  });
 
   const lookup = createAccountLookup(db);
   const currentAccount = db.prepare(
     `SELECT ${ACCOUNT_COLUMNS} FROM entity e WHERE e.id = ? AND e.valid_to IS NULL AND ${ACCOUNT_TYPES}`,
   );
   const hbarNow = db.prepare(
-    `SELECT balance AS hb_balance, valid_from AS hb_from, ${LAST_CHANGE_FUNCTION}(valid_from, changes, ?) AS hb_changed
+    `SELECT balance AS hb_balance, valid_from AS hb_from, changes AS hb_changes
      FROM hbar_balance WHERE account_id = ? ORDER BY valid_from DESC LIMIT 1`,
   );
   const hbarAtStatement = db.prepare(
     `SELECT ${HBAR_AT_FUNCTION}(balance, changes, ?) AS hb_balance, valid_from AS hb_from,
-       ${LAST_CHANGE_FUNCTION}(valid_from, changes, ?) AS hb_changed
+       changes AS hb_changes
      FROM hbar_balance WHERE account_id = ? AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1`,
   );
-  const createdAt = db.prepare("SELECT created_ns FROM entity WHERE id = ? AND valid_to IS NULL").pluck();
   const startInstant = db.prepare("SELECT consensus_ns FROM hbar_start WHERE id = 1").pluck();
   const transactionInstants = db
     .prepare(
@@ -178,23 +175,16 @@ export function createAccountQueries(
     )
     .pluck();
 
-  /** An account's hbar balance from its row, with creation counting as a change (balance 0 at creation). */
-  function withCreation(id: bigint, row: HbarColumns | undefined, atNs: bigint | null): HbarBalance {
-    const created = createdAt.get(id) as bigint | null | undefined;
+  /** An hbar balance from its row, the account's creation counting as a change (to balance 0). */
+  function withCreation(
+    created: bigint | null,
+    row: HbarColumns | undefined,
+    atNs: bigint | null,
+  ): HbarBalance {
     const createdNs = created != null && (atNs === null || created <= atNs) ? created : null;
-    const changed = row?.hb_changed ?? null;
+    const changed = changedAt(row, atNs ?? MAX_INT64);
     return {
       balance: row?.hb_balance ?? 0n,
-      changedNs: changed === null || (createdNs !== null && createdNs > changed) ? createdNs : changed,
-    };
-  }
-
-  function listHbar(row: HbarColumns & { created_ns: bigint | null }, atNs: bigint | null): HbarBalance {
-    const createdNs =
-      row.created_ns !== null && (atNs === null || row.created_ns <= atNs) ? row.created_ns : null;
-    const changed = row.hb_changed;
-    return {
-      balance: row.hb_balance ?? 0n,
       changedNs: changed === null || (createdNs !== null && createdNs > changed) ? createdNs : changed,
     };
   }
@@ -225,21 +215,24 @@ export function createAccountQueries(
       if (query.includeBalance) {
         join = hbarJoin(null);
         hbarColumns = `, hb.balance AS hb_balance, hb.valid_from AS hb_from,
-          ${LAST_CHANGE_FUNCTION}(hb.valid_from, hb.changes, ${MAX_NS}) AS hb_changed`;
+          hb.changes AS hb_changes`;
         where.compare("COALESCE(hb.balance, 0)", query.balances);
       }
       const sql = `SELECT ${ACCOUNT_COLUMNS}${hbarColumns} FROM entity e ${join} ${where.sql()}
         ORDER BY e.id ${direction(query.order)} LIMIT ?`;
       const rows = statement(sql).all(...where.params, query.limit) as Array<AccountRow & HbarColumns>;
-      return rows.map((row) => ({ ...row, hbar: query.includeBalance ? listHbar(row, null) : null }));
+      return rows.map((row) => ({
+        ...row,
+        hbar: query.includeBalance ? withCreation(row.created_ns, row, null) : null,
+      }));
     },
 
-    currentHbar(id) {
-      return withCreation(id, hbarNow.get(MAX_INT64, id) as HbarColumns | undefined, null);
+    currentHbar(id, createdNs) {
+      return withCreation(createdNs, hbarNow.get(id) as HbarColumns | undefined, null);
     },
 
-    hbarAt(id, atNs) {
-      return withCreation(id, hbarAtStatement.get(atNs, atNs, id, atNs) as HbarColumns | undefined, atNs);
+    hbarAt(id, atNs, createdNs) {
+      return withCreation(createdNs, hbarAtStatement.get(atNs, id, atNs) as HbarColumns | undefined, atNs);
     },
 
     tokenBalances(id, atNs, order, limit) {
@@ -292,7 +285,7 @@ export function createAccountQueries(
         where.compare("e.public_key", query.publicKeys);
         where.compare("COALESCE(hb.balance, 0)", query.balances);
         sql = `SELECT e.id AS account_id, e.created_ns, hb.balance AS hb_balance, hb.valid_from AS hb_from,
-            ${LAST_CHANGE_FUNCTION}(hb.valid_from, hb.changes, ${MAX_NS}) AS hb_changed
+            hb.changes AS hb_changes
           FROM entity e ${hbarJoin(null)} ${where.sql()} ORDER BY e.id ${dir} LIMIT ?`;
         params = [...where.params, query.limit];
       } else {
@@ -305,12 +298,11 @@ export function createAccountQueries(
                 AND k.public_key = ?`;
         const inner = `SELECT e.id AS account_id, e.created_ns,
             ${HBAR_AT_FUNCTION}(hb.balance, hb.changes, ?) AS hb_balance, hb.valid_from AS hb_from,
-            ${LAST_CHANGE_FUNCTION}(hb.valid_from, hb.changes, ?) AS hb_changed
+            hb.changes AS hb_changes
           FROM entity e ${hbarJoin("?")} ${keyJoin} ${where.sql()}`;
         const outer = new WhereBuilder().compare("hb_balance", query.balances);
         sql = `SELECT * FROM (${inner}) ${outer.sql()} ORDER BY account_id ${dir} LIMIT ?`;
         params = [
-          at,
           at,
           at,
           ...(publicKey === undefined ? [] : [publicKey.value]),
@@ -322,7 +314,7 @@ export function createAccountQueries(
       const rows = statement(sql).all(...params) as Array<
         HbarColumns & { account_id: bigint; created_ns: bigint | null }
       >;
-      return rows.map((row) => ({ account_id: row.account_id, hbar: listHbar(row, at) }));
+      return rows.map((row) => ({ account_id: row.account_id, hbar: withCreation(row.created_ns, row, at) }));
     },
   };
 }

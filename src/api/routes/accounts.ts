@@ -78,7 +78,7 @@ type FoundAccount = { row: AccountRow; balance: BalanceView };
 function currentAccount(store: ReadStore, id: bigint): FoundAccount | undefined {
   const row = store.accounts.findAccount(id);
   if (row === undefined) return undefined;
-  const hbar = store.accounts.currentHbar(id);
+  const hbar = store.accounts.currentHbar(id, row.created_ns);
   const tokens = store.accounts.tokenBalances(id, null, "asc", ACCOUNT_TOKEN_BALANCES);
   return { row, balance: balanceView(hbar, hbar.changedNs, tokens) };
 }
@@ -98,11 +98,13 @@ function accountAsOf(store: ReadStore, id: bigint, request: AccountRequest): Fou
   for (const value of eq) if (value < snapshotUpper) snapshotUpper = value;
   const instant = store.accounts.ledgerInstant(lower ?? 0n, snapshotUpper, ne);
   if (instant !== null) {
-    const hbar = store.accounts.hbarAt(id, instant);
+    const hbar = store.accounts.hbarAt(id, instant, row.created_ns);
     const tokens = store.accounts.tokenBalances(id, instant, "asc", ACCOUNT_TOKEN_BALANCES);
     return { row, balance: balanceView(hbar, instant, tokens) };
   }
   const hbar: HbarBalance =
-    row.valid_to === null ? store.accounts.currentHbar(id) : store.accounts.hbarAt(id, row.valid_to - 1n);
+    row.valid_to === null
+      ? store.accounts.currentHbar(id, row.created_ns)
+      : store.accounts.hbarAt(id, row.valid_to - 1n, row.created_ns);
   return { row, balance: balanceView(hbar, hbar.changedNs, []) };
 }
