@@ -216,7 +216,7 @@ async function measure(
     await runMirrorlite(ingestGeneratedArgs(recordsDir, dbFile));
     console.log(`accounts (${label}): ingested in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return withMirrorlite(recordsDir, dbFile, async (server) => {
-      const cases = [
+      const cases: Array<{ name: string; paths: (i: number) => string; target: number | null }> = [
         {
           name: `GET /api/v1/accounts/{id}, a new id each request (${label})`,
           paths: distinctPaths(stream.accounts, (id, repeat) =>
@@ -224,6 +224,16 @@ async function measure(
               ? `/api/v1/accounts/${id}`
               : `/api/v1/accounts/${id}?${Array(repeat).fill("order=desc").join("&")}`,
           ),
+          target: 0.25,
+        },
+        {
+          // For information: the same lookup without its embedded transaction page (the transactions group's).
+          name: `(info) GET /api/v1/accounts/{id}?transactions=false, a new id (${label})`,
+          paths: distinctPaths(
+            stream.accounts,
+            (id, repeat) => `/api/v1/accounts/${id}?transactions=false${"&order=desc".repeat(repeat)}`,
+          ),
+          target: null,
         },
         {
           name: `GET /api/v1/balances?account.id=, a new id each request (${label})`,
@@ -231,16 +241,17 @@ async function measure(
             stream.accounts,
             (id, repeat) => `/api/v1/balances?account.id=${id}${"&limit=25".repeat(repeat)}`,
           ),
+          target: 0.25,
         },
       ];
       const results: BareComparison[] = [];
-      for (const { name, paths } of cases) {
+      for (const { name, paths, target } of cases) {
         results.push(
           await compareWithBare({
             port: server.port,
             name,
             paths,
-            target: 0.25,
+            target,
             seconds,
             connections,
             warmUp: false,
@@ -272,10 +283,12 @@ export async function benchAccounts(options: AccountsBenchOptions = {}): Promise
     seconds,
     connections,
   );
-  const scaling = large.map((result, i) => ({
-    name: result.name.replace(/ \(.*\)$/, ""),
-    ratio: result.ratio / (small[i]?.ratio ?? result.ratio),
-  }));
+  const scaling = large
+    .filter((result) => result.target !== null)
+    .map((result, i) => ({
+      name: result.name.replace(/ \(.*\)$/, ""),
+      ratio: result.ratio / (small.filter((r) => r.target !== null)[i]?.ratio ?? result.ratio),
+    }));
   return { results: [...small, ...large], scaling };
 }
 

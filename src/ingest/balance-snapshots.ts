@@ -207,7 +207,7 @@ export function createBalanceSnapshots(
         log.warn(
           { blockNumber: blockNumber.toString(), balanceFiles: files.length },
           "no balance snapshot at or before the first record file and the stream does not begin at genesis: " +
-            "hbar balances and the network supply stay unknown",
+            "the network supply and the hbar balances of accounts the stream does not create stay unknown",
         );
       }
     },
