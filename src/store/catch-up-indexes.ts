@@ -5,13 +5,18 @@ import type { Db } from "./db.ts";
  * is open) drops them while it applies files and builds them again, once, at the end: one sort instead of an
  * index update for every row written. Unique indexes stay: they guard "one current version per key".
  *
- * The statements are the ones migration 0001 ran, verbatim, so the rebuilt schema is the same text. A process
- * killed while they are dropped leaves them missing: every worker start calls `restoreReadIndexes`.
+ * The statements are the ones their migrations (0001, 0041) ran, verbatim, so the rebuilt schema is the same
+ * text. A process killed while they are dropped leaves them missing: every worker start calls
+ * `restoreReadIndexes`.
  */
 const READ_INDEXES: ReadonlyArray<readonly [name: string, sql: string]> = [
   [
     "token_account_current_by_account",
     "CREATE INDEX token_account_current_by_account ON token_account (account_id, token_id) WHERE valid_to IS NULL",
+  ],
+  [
+    "token_account_by_account",
+    "CREATE INDEX token_account_by_account ON token_account (account_id, token_id, valid_from)",
   ],
   [
     "nft_current_by_owner",
