@@ -4,10 +4,10 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, ingest-speed, block-ingest, accounts
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, ingest-speed, block-ingest, account-relations, accounts
  *   npm run bench -- ingest-speed --large   # with the 1M-transaction scaling point (several minutes more)
  */
-
+import { benchAccountRelations } from "./account-relations.ts";
 import { benchAccounts } from "./accounts.ts";
 import { benchBlockIngest } from "./block-ingest.ts";
 import { benchBlocks } from "./blocks.ts";
@@ -87,6 +87,10 @@ if (wanted("fees")) {
 if (wanted("supply")) {
   console.log("== network supply");
   for (const r of await benchNetworkSupply()) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("account-relations")) {
+  console.log("== account sub-resources");
+  for (const r of await benchAccountRelations()) verdict(r.name, r.ratio, r.target);
 }
 console.log("\n== summary");
 for (const line of verdicts) console.log(line);

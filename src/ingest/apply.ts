@@ -7,6 +7,7 @@ import { type DecodedItem, DecodeError, decodeBlockRecord, decodeItem } from "./
 import { applyAccountFacts } from "./handlers/account-facts.ts";
 import { applyHbarTransfers } from "./handlers/hbar-transfers.ts";
 import { HANDLERS } from "./handlers/index.ts";
+import { applyRecordRelations } from "./handlers/record-relations.ts";
 import { indexTransaction } from "./handlers/transaction-index.ts";
 import { applyRecordTransfers } from "./handlers/transfers.ts";
 
@@ -162,6 +163,7 @@ function applyItem(store: WriteStore, hapiVersion: HapiVersion | null, item: Dec
   applyAccountFacts(ctx);
   applyRecordTransfers(ctx);
   applyHbarTransfers(ctx);
+  applyRecordRelations(ctx);
 }
 
 function orBloom(into: Uint8Array, bloom: Uint8Array): void {

@@ -1,11 +1,16 @@
+import { type AccountTokenQueries, createAccountTokenQueries } from "./account-tokens.ts";
 import { type AccountQueries, createAccountQueries } from "./accounts.ts";
+import { type AirdropQueries, createAirdropQueries } from "./airdrops.ts";
+import { type AllowanceQueries, createAllowanceQueries } from "./allowances.ts";
 import { type BalanceQueries, createBalanceQueries } from "./balances.ts";
 import { type BlockQueries, createBlockQueries } from "./blocks.ts";
 import { createStatementCache, DEFAULT_CACHED_STATEMENTS, type StatementCache } from "./conditions.ts";
 import type { Db } from "./db.ts";
+import { createEntityExists } from "./entity-exists.ts";
 import { createHbarQueries, type HbarQueries } from "./hbar-balances.ts";
 import { createNetworkQueries, type NetworkQueries } from "./network.ts";
 import { createNftQueries, type NftQueries } from "./nfts.ts";
+import { createStakingRewardQueries, type StakingRewardQueries } from "./staking-rewards.ts";
 import { createSystemFileQueries, type SystemFileQueries } from "./system-files.ts";
 import { createTokenListQueries, type TokenListQueries } from "./token-lists.ts";
 import { createTokenQueries, type TokenQueries } from "./tokens.ts";
@@ -28,6 +33,13 @@ export type ReadStore = {
   accounts: AccountQueries;
   /** The transaction index: lists (also an account's embedded list) and lookups by id or hash. */
   transactions: TransactionQueries;
+  /** Whether an entity with this ID was ever indexed (account relations' 404s). */
+  entityExists: (id: bigint) => boolean;
+  /** An account's token relationships and NFTs. */
+  accountTokens: AccountTokenQueries;
+  allowances: AllowanceQueries;
+  airdrops: AirdropQueries;
+  stakingRewards: StakingRewardQueries;
 };
 
 /** Every read query the API uses, prepared on the read-only connection; list queries share one bounded cache. */
@@ -46,5 +58,10 @@ export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENT
     network: createNetworkQueries(db),
     accounts: createAccountQueries(db, statements),
     transactions: createTransactionQueries(db, statements),
+    entityExists: createEntityExists(db),
+    accountTokens: createAccountTokenQueries(db, statements),
+    allowances: createAllowanceQueries(db, statements),
+    airdrops: createAirdropQueries(db, statements),
+    stakingRewards: createStakingRewardQueries(db, statements),
   };
 }

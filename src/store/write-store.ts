@@ -1,3 +1,4 @@
+import { type AccountRelationWrites, createAccountRelationWrites } from "./account-relations-writes.ts";
 import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
 import { createHbarLedger, type HbarLedger } from "./hbar-ledger.ts";
@@ -35,7 +36,8 @@ export type TokenAccountDefaults = { freezeStatus: string; kycStatus: string };
 
 /**
  * Every write ingestion makes, as prepared statements opened once on the writer connection. Callers run these
- * inside the one transaction of a record file.
+ * inside the transaction of a commit group: one or more whole record files (each with its block row and cursor)
+ * committed together.
  */
 export type WriteStore = {
   db: Db;
@@ -50,6 +52,8 @@ export type WriteStore = {
   network: NetworkWrites;
   /** Consensus topics (migration 0012-topics). */
   topic: VersionedTable;
+  /** Allowances, token airdrops and staking reward payouts (migration 0050). */
+  accountRelations: AccountRelationWrites;
   insertRecordFile(row: RecordFileRow): void;
   /** The proof of a block stream block (recorded unverified: TSS signatures cannot be checked in Node yet). */
   insertBlockProof(row: { number: bigint; kind: string; verified: boolean }): void;
@@ -87,9 +91,9 @@ export type WriteStore = {
   ): void;
   /** Current NFTs of a token owned by an account (for treasury moves). */
   serialsOwnedBy(tokenId: bigint, accountId: bigint): bigint[];
-  /** Writes everything held back for batching; call before the file's transaction commits. */
+  /** Writes everything held back for batching; call before the group's transaction commits. */
   flush(): void;
-  /** Forgets caches and unwritten rows; call when a file's transaction rolled back. */
+  /** Forgets caches and unwritten rows; call when a group's transaction rolled back. */
   reset(): void;
 };
 
@@ -238,6 +242,7 @@ export function createWriteStore(db: Db): WriteStore {
     .pluck();
 
   const hbar = createHbarLedger(db);
+  const accountRelations = createAccountRelationWrites(db);
 
   return {
     db,
@@ -249,6 +254,7 @@ export function createWriteStore(db: Db): WriteStore {
     nft,
     network: createNetworkWrites(db),
     topic,
+    accountRelations,
     insertRecordFile: (row) => insertRecordFile.run(row),
     insertBlockProof: (row) => insertBlockProof.run(row.number, row.kind, row.verified ? 1 : 0),
     setCursor: (row) => setCursor.run(row),
@@ -293,6 +299,7 @@ export function createWriteStore(db: Db): WriteStore {
       transactions.flush();
       for (const batch of [tokenTransfers, nftTransfers, balanceHistory]) batch.flush();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.flush();
+      accountRelations.flush();
       hbar.flush();
     },
     reset() {
@@ -300,6 +307,7 @@ export function createWriteStore(db: Db): WriteStore {
       transactions.clear();
       for (const batch of [tokenTransfers, nftTransfers, balanceHistory]) batch.clear();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.reset();
+      accountRelations.reset();
       hbar.reset();
     },
   };

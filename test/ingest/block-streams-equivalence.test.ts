@@ -121,6 +121,14 @@ const CASES: Array<{
     transformerTables: ["entity", "transaction"],
   },
   { scenario: "demo", compression: "zstd", layout: "bucket", cutoverAt: 10 },
+  // Allowances, approved spends, pending airdrops (from the airdrop's transfers), claims, cancels, rewards.
+  // Its one CryptoUpdate (a staking reward payout) names the account in the block's receipt.
+  {
+    scenario: "account-relations",
+    compression: "gzip",
+    layout: "flat",
+    transformerTables: ["transaction"],
+  },
 ];
 
 describe("a ledger as record files and as block stream blocks", () => {

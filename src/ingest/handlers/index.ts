@@ -1,7 +1,9 @@
+import { handleTokenAirdrop, handleTokenCancelAirdrop } from "./airdrop.ts";
+import { handleCryptoApproveAllowance } from "./allowance.ts";
 import type { Handler } from "./context.ts";
 import { handleCryptoCreate, handleCryptoDelete, handleCryptoUpdate } from "./crypto.ts";
 import { handleFileAppend, handleFileCreate, handleFileUpdate } from "./file.ts";
-import { handleCryptoApproveAllowance, handleCryptoDeleteAllowance, handleTokenUpdateNfts } from "./nft.ts";
+import { handleCryptoDeleteAllowance, handleTokenUpdateNfts } from "./nft.ts";
 import { handleNodeCreate, handleNodeDelete, handleNodeUpdate } from "./node.ts";
 import { handleNodeStakeUpdate } from "./stake.ts";
 import {
@@ -53,6 +55,8 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   tokenRevokeKyc: handleTokenRevokeKyc,
   tokenUpdateNfts: handleTokenUpdateNfts,
   tokenClaimAirdrop: handleTokenClaimAirdrop,
+  tokenAirdrop: handleTokenAirdrop,
+  tokenCancelAirdrop: handleTokenCancelAirdrop,
   // The network group: system files, consensus nodes, stake.
   fileCreate: handleFileCreate,
   fileUpdate: handleFileUpdate,

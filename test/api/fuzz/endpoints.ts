@@ -43,7 +43,12 @@ export type FuzzEndpoint = {
   readonly errorDetail?: boolean;
 };
 
-export type FuzzScenario = "tokens-group-nfts" | "network" | "network-supply" | "accounts";
+export type FuzzScenario =
+  | "tokens-group-nfts"
+  | "network"
+  | "network-supply"
+  | "account-relations"
+  | "accounts";
 
 const pages = { limit: "limit", order: "order" } as const;
 const balances = {
@@ -55,6 +60,8 @@ const balances = {
 } as const;
 const nfts = { "account.id": "accountId", serialnumber: "serial", ...pages } as const;
 const history = { timestamp: "timestamp", ...pages } as const;
+const account = { idOrAliasOrEvmAddress: "accountPath" } as const;
+const airdrops = { serialnumber: "serial", "token.id": "tokenId", ...pages } as const;
 
 export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
   {
@@ -210,5 +217,61 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
     scenario: "network-supply",
     pathParams: {},
     query: { timestamp: "timestamp", q: "supplyQuery" },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/tokens",
+    errorStyle: "node",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "token.id": "tokenId", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/nfts",
+    errorStyle: "node",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "token.id": "tokenId", serialnumber: "serial", "spender.id": "accountId", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/rewards",
+    errorStyle: "node",
+    scenario: "account-relations",
+    pathParams: account,
+    query: history,
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/allowances/crypto",
+    errorStyle: "node",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "spender.id": "accountId", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/allowances/tokens",
+    errorStyle: "node",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "spender.id": "accountId", "token.id": "tokenId", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/allowances/nfts",
+    errorStyle: "java",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "account.id": "accountId", "token.id": "tokenId", owner: "boolean", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/airdrops/outstanding",
+    errorStyle: "java",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "receiver.id": "accountId", ...airdrops },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/airdrops/pending",
+    errorStyle: "java",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "sender.id": "accountId", ...airdrops },
   },
 ];

@@ -1,7 +1,8 @@
 /**
  * Generators of hostile requests for the endpoints of `endpoints.ts`: valid values taken from the scenario's
  * own ledger, boundary values, malformed and unicode text, operators (known, unknown, upper-case), repeated
- * parameters (past the limit of 100), percent-encoding errors, and URLs of 16 KiB.
+ * parameters (past the limit of 100), percent-encoding errors, and URLs on either side of the header limits (8 KiB
+ * on the Java-style routes, 16 KiB on all).
  */
 import fc from "fast-check";
 import { encodeBase32 } from "../../../src/api/base32.ts";
@@ -144,6 +145,14 @@ function ledgerValues(ledger: ExpectedLedger) {
       .map((a) => (a as { alias?: string | null }).alias)
       .filter((e): e is string => typeof e === "string")
       .map((hex) => encodeBase32(Buffer.from(hex, "hex"))),
+    // Every spelling of an account path: IDs, EVM addresses, base32 aliases.
+    accountPaths: Object.values(ledger.accounts).flatMap((a) => {
+      const { evmAddress, alias } = a as { evmAddress?: string | null; alias?: string | null };
+      const spellings = [a.id, a.id.split(".")[2]!];
+      if (evmAddress) spellings.push(evmAddress, evmAddress.slice(2), `0.0.${evmAddress.slice(2)}`);
+      if (alias) spellings.push(encodeBase32(Buffer.from(alias, "hex")));
+      return spellings;
+    }),
   };
 }
 
@@ -248,43 +257,43 @@ export function valueArbitrary(
         fc.constantFrom("", "total", "totalcoins ", "circulating,totalcoins"),
       );
     case "accountPath":
+      return pick(
+        fc.constantFrom(...v.accountPaths),
+        fc.oneof(
+          fc.constantFrom(...BOUNDARY_IDS),
+          fc.constantFrom("AABBCC22", "A".repeat(40), "0.0.AABBCC22", "1.2.AABBCC22", "aabbcc22", "A"),
+          numbers,
+        ),
+      );
     case "accountIdOrAlias": {
-      const prefixed = kind === "accountPath";
+      // /balances' account.id: IDs, one EVM address (no shard/realm prefix) or one alias.
       const named = fc.oneof(
         fc.constantFrom(...v.accountIds),
         fc.constantFrom(...v.accountIds).map((id) => id.split(".")[2]!),
         ...(v.evmAddresses.length > 0
-          ? [
-              fc.constantFrom(...v.evmAddresses),
-              fc.constantFrom(...v.evmAddresses).map((e) => (prefixed ? `0.0.${e.slice(2)}` : e.slice(2))),
-            ]
+          ? [fc.constantFrom(...v.evmAddresses), fc.constantFrom(...v.evmAddresses).map((e) => e.slice(2))]
           : []),
         ...(v.aliases.length > 0 ? [fc.constantFrom(...v.aliases)] : []),
       );
       return pick(
         named,
         fc.oneof(
-          fc.constantFrom(
-            ...BOUNDARY_IDS,
-            "AABBCC22",
-            "0.0.AABBCC22",
-            "1.2.AABBCC22",
-            "AAA",
-            "A",
-            "aabbcc22",
-          ),
+          fc.constantFrom(...BOUNDARY_IDS, "AABBCC22", "0.0.AABBCC22", "AAA", "A", "aabbcc22"),
           numbers,
           fc.stringMatching(/^[A-Z2-7]{1,60}$/),
           fc.stringMatching(/^(0x|0\.0\.)?[0-9a-fA-F]{38,42}$/),
         ),
       );
     }
-    case "boolean":
-      return pick(fc.constantFrom("true", "false", "TRUE", "False"), fc.constantFrom("", "yes", "1", "0"));
     case "transactionType":
       return pick(
         fc.constantFrom("CRYPTOTRANSFER", "cryptoupdateaccount", "TOKENCREATION", "ETHEREUMTRANSACTION"),
         fc.constantFrom("", "CRYPTO", "UNKNOWN", "cryptotransfer "),
+      );
+    case "boolean":
+      return pick(
+        fc.constantFrom("true", "false", "TRUE", "yes", "off", "0"),
+        fc.constantFrom("", "maybe", "2"),
       );
     case "hashOrNumber":
       return pick(
@@ -388,8 +397,15 @@ function hostileRequest(endpoint: FuzzEndpoint, ledger: ExpectedLedger): fc.Arbi
     fc.array(parameter, { maxLength: 6 }),
     // Repeats: up to past the limit of 100 repeated values.
     fc.option(fc.tuple(parameter, fc.integer({ min: 2, max: 120 })), { freq: 5 }),
-    // Padding to a URL of about 16 KiB.
-    fc.option(fc.constantFrom("limit=1", "x=y", `name=${"a".repeat(100)}`, "%25"), { freq: 10 }),
+    // Padding to a URL just under or just over a header limit (the request's other headers take about 80 bytes):
+    // a parameter repeated, or one long unknown parameter (kept in a next link by the Java-style routes).
+    fc.option(
+      fc.tuple(
+        fc.constantFrom("limit=1", "x=y", `name=${"a".repeat(100)}`, "%25", "one long"),
+        fc.constantFrom(8000, 8400, 15_800, 17_000),
+      ),
+      { freq: 10 },
+    ),
   );
   const pathShape = fc.constantFrom(
     "plain",
@@ -416,9 +432,10 @@ function hostileRequest(endpoint: FuzzEndpoint, ledger: ExpectedLedger): fc.Arbi
     if (repeat !== null) for (let i = 0; i < repeat[1]; i++) all.push(repeat[0]);
     let url = all.length > 0 ? `${path}?${all.join("&")}` : path;
     if (pad !== null) {
-      const target = 16 * 1024;
+      const [padding, target] = pad;
       url += url.includes("?") ? "&" : "?";
-      while (url.length < target) url += `${pad}&`;
+      if (padding === "one long") url += `x=${"y".repeat(Math.max(0, target - url.length - 2))}`;
+      else while (url.length + padding.length + 1 <= target) url += `${padding}&`;
     }
     return { url, documentedPath };
   });
