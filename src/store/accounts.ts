@@ -242,15 +242,18 @@ export function createAccountQueries(
           WHERE account_id = ? AND valid_to IS NULL AND associated = 1 ORDER BY token_id ${dir} LIMIT ?`;
         return statement(sql).all(id, limit) as TokenBalanceRow[];
       }
-      // The relationship version valid at the instant, with the newest balance since it began (none yet: 0).
-      const sql = `SELECT ta.token_id, COALESCE((SELECT b.balance FROM token_balance b
-          WHERE b.token_id = ta.token_id AND b.account_id = ta.account_id AND b.valid_from <= ?
-            AND b.valid_from >= ta.created_ns ORDER BY b.valid_from DESC LIMIT 1), 0) AS balance
-        FROM token_account ta
-        WHERE ta.account_id = ? AND ta.valid_from <= ? AND (ta.valid_to IS NULL OR ta.valid_to > ?)
-          AND ta.associated = 1
-        ORDER BY ta.token_id ${dir} LIMIT ?`;
-      return statement(sql).all(atNs, id, atNs, atNs, limit) as TokenBalanceRow[];
+      // The relationship version valid at the instant (the current one, or a closed one: one seek each in its own
+      // index, merged in token order), with the newest balance since it began (none yet: 0).
+      const sql = `SELECT v.token_id, COALESCE((SELECT b.balance FROM token_balance b
+          WHERE b.token_id = v.token_id AND b.account_id = ? AND b.valid_from <= ?
+            AND b.valid_from >= v.created_ns ORDER BY b.valid_from DESC LIMIT 1), 0) AS balance
+        FROM (SELECT token_id, created_ns FROM token_account
+            WHERE account_id = ? AND valid_to IS NULL AND valid_from <= ? AND associated = 1
+          UNION ALL
+          SELECT token_id, created_ns FROM token_account
+            WHERE account_id = ? AND valid_to IS NOT NULL AND valid_to > ? AND valid_from <= ? AND associated = 1) v
+        ORDER BY v.token_id ${dir} LIMIT ?`;
+      return statement(sql).all(id, atNs, id, atNs, id, atNs, atNs, limit) as TokenBalanceRow[];
     },
 
     ledgerInstant(lower, upper, excluded) {

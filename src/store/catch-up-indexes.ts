@@ -15,8 +15,8 @@ const READ_INDEXES: ReadonlyArray<readonly [name: string, sql: string]> = [
     "CREATE INDEX token_account_current_by_account ON token_account (account_id, token_id) WHERE valid_to IS NULL",
   ],
   [
-    "token_account_by_account",
-    "CREATE INDEX token_account_by_account ON token_account (account_id, token_id, valid_from)",
+    "token_account_closed_by_account",
+    "CREATE INDEX token_account_closed_by_account ON token_account (account_id, token_id, valid_from) WHERE valid_to IS NOT NULL",
   ],
   [
     "nft_current_by_owner",
