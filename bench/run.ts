@@ -4,7 +4,7 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, ingest-speed, block-ingest, account-relations, accounts
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, ingest-speed, block-ingest, account-relations, accounts
  *   npm run bench -- ingest-speed --large   # with the 1M-transaction scaling point (several minutes more)
  */
 import { benchAccountRelations } from "./account-relations.ts";
@@ -18,6 +18,7 @@ import { benchNetwork } from "./network.ts";
 import { benchNetworkSupply } from "./network-supply.ts";
 import { benchStartup, summarize } from "./startup.ts";
 import { benchTokensGroup } from "./tokens-group.ts";
+import { benchTopics } from "./topics.ts";
 
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith("--"));
 const parts = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
@@ -91,6 +92,10 @@ if (wanted("supply")) {
 if (wanted("account-relations")) {
   console.log("== account sub-resources");
   for (const r of await benchAccountRelations()) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("topics")) {
+  console.log("== topics group");
+  for (const r of await benchTopics()) verdict(r.name, r.ratio, r.target);
 }
 console.log("\n== summary");
 for (const line of verdicts) console.log(line);

@@ -22,6 +22,7 @@ import { nftRoutes } from "./routes/nfts.ts";
 import { fromHandler, type RouteDef } from "./routes/route-table.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
+import { topicRoutes } from "./routes/topics.ts";
 import { transactionRoutes } from "./routes/transactions.ts";
 
 export type AppDeps = {
@@ -77,6 +78,7 @@ export function apiRoutes(
       balanceRoutes(),
       accountRelationRoutes(),
       accountJavaListRoutes(),
+      topicRoutes(),
     );
 }
 

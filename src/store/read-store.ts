@@ -14,6 +14,7 @@ import { createStakingRewardQueries, type StakingRewardQueries } from "./staking
 import { createSystemFileQueries, type SystemFileQueries } from "./system-files.ts";
 import { createTokenListQueries, type TokenListQueries } from "./token-lists.ts";
 import { createTokenQueries, type TokenQueries } from "./tokens.ts";
+import { createTopicQueries, type TopicQueries } from "./topics.ts";
 import { createTransactionQueries, type TransactionQueries } from "./transactions.ts";
 
 /** Every read query the API uses, prepared once on the read-only connection. */
@@ -40,6 +41,7 @@ export type ReadStore = {
   allowances: AllowanceQueries;
   airdrops: AirdropQueries;
   stakingRewards: StakingRewardQueries;
+  topics: TopicQueries;
 };
 
 /** Every read query the API uses, prepared on the read-only connection; list queries share one bounded cache. */
@@ -63,5 +65,6 @@ export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENT
     allowances: createAllowanceQueries(db, statements),
     airdrops: createAirdropQueries(db, statements),
     stakingRewards: createStakingRewardQueries(db, statements),
+    topics: createTopicQueries(db, statements),
   };
 }

@@ -3,6 +3,7 @@ import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
 import { createHbarLedger, type HbarLedger } from "./hbar-ledger.ts";
 import { createNetworkWrites, type NetworkWrites } from "./network-writes.ts";
+import { createTopicMessageWrites, type TopicMessageWrites } from "./topic-writes.ts";
 import { createTransactionWrites, type TransactionIndexRow } from "./transaction-writes.ts";
 import { createVersionedTable, type Row, type VersionedTable } from "./versioned.ts";
 
@@ -54,6 +55,8 @@ export type WriteStore = {
   topic: VersionedTable;
   /** Allowances, token airdrops and staking reward payouts (migration 0050). */
   accountRelations: AccountRelationWrites;
+  /** Consensus messages (migration 0030-topic-messages). */
+  topicMessages: TopicMessageWrites;
   insertRecordFile(row: RecordFileRow): void;
   /** The proof of a block stream block (recorded unverified: TSS signatures cannot be checked in Node yet). */
   insertBlockProof(row: { number: bigint; kind: string; verified: boolean }): void;
@@ -187,8 +190,10 @@ export function createWriteStore(db: Db): WriteStore {
       "auto_renew_account_id",
       "auto_renew_period",
       "expiration_ns",
+      "custom_fees_ns",
     ],
   );
+  const topicMessages = createTopicMessageWrites(db);
 
   const insertRecordFile = db.prepare(
     `INSERT INTO record_file (number, name, version, hapi_major, hapi_minor, hapi_patch, hash, previous_hash,
@@ -255,6 +260,7 @@ export function createWriteStore(db: Db): WriteStore {
     network: createNetworkWrites(db),
     topic,
     accountRelations,
+    topicMessages,
     insertRecordFile: (row) => insertRecordFile.run(row),
     insertBlockProof: (row) => insertBlockProof.run(row.number, row.kind, row.verified ? 1 : 0),
     setCursor: (row) => setCursor.run(row),
@@ -297,7 +303,7 @@ export function createWriteStore(db: Db): WriteStore {
       for (const row of pendingBalances.values()) balanceHistory.add(...row);
       pendingBalances = new Map();
       transactions.flush();
-      for (const batch of [tokenTransfers, nftTransfers, balanceHistory]) batch.flush();
+      for (const batch of [tokenTransfers, nftTransfers, balanceHistory, topicMessages]) batch.flush();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.flush();
       accountRelations.flush();
       hbar.flush();
@@ -305,7 +311,7 @@ export function createWriteStore(db: Db): WriteStore {
     reset() {
       pendingBalances = new Map();
       transactions.clear();
-      for (const batch of [tokenTransfers, nftTransfers, balanceHistory]) batch.clear();
+      for (const batch of [tokenTransfers, nftTransfers, balanceHistory, topicMessages]) batch.clear();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.reset();
       accountRelations.reset();
       hbar.reset();

@@ -129,6 +129,8 @@ const CASES: Array<{
     layout: "flat",
     transformerTables: ["transaction"],
   },
+  // Consensus messages: sequence numbers and running hashes from the topics' state changes.
+  { scenario: "topics", compression: "gzip", layout: "flat" },
 ];
 
 describe("a ledger as record files and as block stream blocks", () => {

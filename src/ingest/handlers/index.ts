@@ -30,6 +30,7 @@ import {
   handleConsensusDeleteTopic,
   handleConsensusUpdateTopic,
 } from "./topic.ts";
+import { handleConsensusSubmitMessage } from "./topic-message.ts";
 
 /** Handlers of successful transactions by `TransactionBody` case. Failed transactions change no state. */
 export const HANDLERS: Readonly<Record<string, Handler>> = {
@@ -68,4 +69,5 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   consensusCreateTopic: handleConsensusCreateTopic,
   consensusUpdateTopic: handleConsensusUpdateTopic,
   consensusDeleteTopic: handleConsensusDeleteTopic,
+  consensusSubmitMessage: handleConsensusSubmitMessage,
 };

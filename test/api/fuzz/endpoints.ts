@@ -24,7 +24,10 @@ export type ValueKind =
   | "accountPath"
   | "accountIdOrAlias"
   | "boolean"
-  | "transactionType";
+  | "transactionType"
+  | "topicId"
+  | "sequenceNumber"
+  | "encoding";
 
 /**
  * - `node`: `{"_status":{"messages":[{"message":"..."}]}}` (tokens, blocks: the Node mirror node);
@@ -41,6 +44,11 @@ export type FuzzEndpoint = {
   readonly scenario: FuzzScenario;
   /** A Node-style error may carry a `detail` too (upstream's `/balances` account.id errors). */
   readonly errorDetail?: boolean;
+  /**
+   * For a `java` endpoint the public ingress sends only some paths to (`/api/v1/topics/{id}` with a numeric
+   * id): whether this request path reaches it. The others are the Node service's 404.
+   */
+  readonly reachesJava?: (path: string) => boolean;
 };
 
 export type FuzzScenario =
@@ -48,7 +56,8 @@ export type FuzzScenario =
   | "network"
   | "network-supply"
   | "account-relations"
-  | "accounts";
+  | "accounts"
+  | "topics";
 
 const pages = { limit: "limit", order: "order" } as const;
 const balances = {
@@ -62,6 +71,16 @@ const nfts = { "account.id": "accountId", serialnumber: "serial", ...pages } as 
 const history = { timestamp: "timestamp", ...pages } as const;
 const account = { idOrAliasOrEvmAddress: "accountPath" } as const;
 const airdrops = { serialnumber: "serial", "token.id": "tokenId", ...pages } as const;
+
+/** `/api/v1/topics/{id}` reaches the Java route when its decoded id is one to three runs of digits. */
+function reachesJavaTopic(path: string): boolean {
+  const segment = path.slice("/api/v1/topics/".length).replace(/\/$/, "");
+  try {
+    return /^(\d+\.){0,2}\d+$/.test(decodeURIComponent(segment));
+  } catch {
+    return false;
+  }
+}
 
 export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
   {
@@ -273,5 +292,34 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
     scenario: "account-relations",
     pathParams: account,
     query: { "sender.id": "accountId", ...airdrops },
+  },
+  {
+    path: "/api/v1/topics/{topicId}",
+    errorStyle: "java",
+    scenario: "topics",
+    pathParams: { topicId: "topicId" },
+    query: { limit: "limit" },
+    reachesJava: reachesJavaTopic,
+  },
+  {
+    path: "/api/v1/topics/{topicId}/messages",
+    errorStyle: "node",
+    scenario: "topics",
+    pathParams: { topicId: "topicId" },
+    query: { encoding: "encoding", sequencenumber: "sequenceNumber", timestamp: "timestamp", ...pages },
+  },
+  {
+    path: "/api/v1/topics/{topicId}/messages/{sequenceNumber}",
+    errorStyle: "node",
+    scenario: "topics",
+    pathParams: { topicId: "topicId", sequenceNumber: "sequenceNumber" },
+    query: {},
+  },
+  {
+    path: "/api/v1/topics/messages/{consensusTimestamp}",
+    errorStyle: "node",
+    scenario: "topics",
+    pathParams: { consensusTimestamp: "timestamp" },
+    query: {},
   },
 ];

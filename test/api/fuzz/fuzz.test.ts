@@ -26,6 +26,7 @@ const scenarios = {
   "network-supply": useScenario("network-supply", { balances: true }),
   "account-relations": useScenario("account-relations"),
   accounts: useScenario("accounts"),
+  topics: useScenario("topics"),
 } satisfies Record<FuzzScenario, unknown>;
 
 function decodes(path: string): boolean {
@@ -75,12 +76,17 @@ describe("fuzzing every endpoint", () => {
         const contentType = response.headers["content-type"];
         // A doubled slash is no spelling of a network path (as Express routes it): the app's own 404. A path
         // parameter that does not percent-decode is refused before any route is chosen (upstream's servlet
-        // container refuses it too, with a page of its own): the app's own 400.
+        // container refuses it too, with a page of its own): the app's own 400. A path the public ingress sends
+        // to the Node service (a topic id that is not numeric, decodable or not) is that service's 404.
         const path = url.split("?", 1)[0]!;
         const doubledSlash = path.includes("//");
+        const nodeService = endpoint.reachesJava?.(path.toLowerCase()) === false;
         const style =
-          endpoint.errorStyle === "java" && (doubledSlash || !decodes(path)) ? "node" : endpoint.errorStyle;
-        if (style !== endpoint.errorStyle) expect(response.status, context).toBe(doubledSlash ? 404 : 400);
+          endpoint.errorStyle === "java" && (doubledSlash || nodeService || !decodes(path))
+            ? "node"
+            : endpoint.errorStyle;
+        if (style !== endpoint.errorStyle)
+          expect(response.status, context).toBe(doubledSlash || nodeService ? 404 : 400);
         if (style === "node") {
           expect(contentType, context).toBe("application/json; charset=utf-8");
         } else if (response.status >= 400) {

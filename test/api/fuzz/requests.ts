@@ -153,6 +153,7 @@ function ledgerValues(ledger: ExpectedLedger) {
       if (alias) spellings.push(encodeBase32(Buffer.from(alias, "hex")));
       return spellings;
     }),
+    topicIds: ledger.steps.filter((s) => s.type === "consensusCreateTopic").map((s) => s.entityId ?? "0.0.1"),
   };
 }
 
@@ -250,6 +251,21 @@ export function valueArbitrary(
       return pick(
         fc.integer({ min: 0, max: 40 }).map(String),
         fc.oneof(fc.constantFrom(...BOUNDARY_IDS), numbers),
+      );
+    case "topicId":
+      // The scenario's topics (and the first account when it has none), dotted and as bare numbers.
+      return pick(
+        fc
+          .constantFrom(...(v.topicIds.length > 0 ? v.topicIds : v.accountIds))
+          .chain((id) => fc.constantFrom(id, id.split(".")[2]!, `0.${id.split(".")[2]!}`)),
+        fc.oneof(fc.constantFrom(...BOUNDARY_IDS, "-1", "-9223372036854775808"), numbers),
+      );
+    case "sequenceNumber":
+      return pick(fc.integer({ min: 1, max: 40 }).map(String), numbers);
+    case "encoding":
+      return pick(
+        fc.constantFrom("base64", "utf-8", "utf8", "UTF-8", "Base64"),
+        fc.constantFrom("", "utf-16", "hex", "utf-8 ", "utf--8"),
       );
     case "supplyQuery":
       return pick(
