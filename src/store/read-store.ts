@@ -7,6 +7,7 @@ import { type BlockQueries, createBlockQueries } from "./blocks.ts";
 import { createStatementCache, DEFAULT_CACHED_STATEMENTS, type StatementCache } from "./conditions.ts";
 import type { Db } from "./db.ts";
 import { createEntityExists } from "./entity-exists.ts";
+import { createFeeFactQueries, type FeeFactQueries } from "./fee-facts.ts";
 import { createHbarQueries, type HbarQueries } from "./hbar-balances.ts";
 import { createNetworkQueries, type NetworkQueries } from "./network.ts";
 import { createNftQueries, type NftQueries } from "./nfts.ts";
@@ -30,6 +31,7 @@ export type ReadStore = {
   hbar: HbarQueries;
   systemFiles: SystemFileQueries;
   network: NetworkQueries;
+  feeFacts: FeeFactQueries;
   /** Accounts and balances; `{idOrAliasOrEvmAddress}` lookups (`idByEvmAddress`, `idByAlias`). */
   accounts: AccountQueries;
   /** The transaction index: lists (also an account's embedded list) and lookups by id or hash. */
@@ -58,6 +60,7 @@ export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENT
     hbar: createHbarQueries(db),
     systemFiles: createSystemFileQueries(db),
     network: createNetworkQueries(db),
+    feeFacts: createFeeFactQueries(db),
     accounts: createAccountQueries(db, statements),
     transactions: createTransactionQueries(db, statements),
     entityExists: createEntityExists(db),

@@ -29,10 +29,7 @@ export const ACCOUNTS_MIGRATIONS: readonly Migration[] = [
     CREATE INDEX entity_current_account ON entity (id) WHERE valid_to IS NULL AND type IN ('ACCOUNT', 'CONTRACT');
     CREATE INDEX entity_current_balance_holder ON entity (id)
       WHERE valid_to IS NULL AND type IN ('ACCOUNT', 'CONTRACT', 'UNKNOWN');
-    -- An account's closed token relationship versions, in token order: with token_account_current_by_account
-    -- (the current ones), its relationships as of an instant. Partial, so that current-only reads keep using
-    -- the current index.
-    CREATE INDEX token_account_closed_by_account ON token_account (account_id, token_id, valid_from) WHERE valid_to IS NOT NULL;
+    -- (An account's closed token relationship versions are on token_account_closed_by_account, migration 0080.)
     `,
   ],
 ];
