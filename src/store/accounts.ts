@@ -11,6 +11,7 @@
 import { MAX_INT64 } from "../int64.ts";
 import { type AccountLookup, createAccountLookup } from "./account-lookup.ts";
 import {
+  bounds,
   type Condition,
   createStatementCache,
   direction,
@@ -208,7 +209,7 @@ export function createAccountQueries(
 
     listAccounts(query) {
       const where = new WhereBuilder().add("e.valid_to IS NULL").add(ACCOUNT_TYPES);
-      if (!addIdConditions(where, query.ids, query.idConditions)) return [];
+      if (!addIdConditions(where, query.ids, query.idConditions, query.order)) return [];
       where.compare("e.public_key", query.publicKeys);
       let join = "";
       let hbarColumns = "";
@@ -280,7 +281,7 @@ export function createAccountQueries(
       if (at === null) where.add("e.valid_to IS NULL");
       else where.add("e.valid_from <= ?", at).add("(e.valid_to IS NULL OR e.valid_to > ?)", at);
       where.add(HOLDER_TYPES);
-      if (!addIdConditions(where, query.ids, query.idConditions)) return [];
+      if (!addIdConditions(where, query.ids, query.idConditions, query.order)) return [];
       const dir = direction(query.order);
       let sql: string;
       let params: unknown[];
@@ -330,6 +331,7 @@ function addIdConditions(
   where: WhereBuilder,
   ids: readonly (bigint | null)[],
   conditions: readonly Condition<bigint | null>[],
+  order: Order,
 ): boolean {
   if (conditions.some((c) => c.value === null)) return false;
   if (ids.length > 0) {
@@ -338,6 +340,8 @@ function addIdConditions(
     where.in("e.id", named);
   }
   where.compare("e.id", conditions as readonly Condition<bigint>[]);
+  // Nothing to start from: the page is a keyset walk from the first (or last) id, on the index of the walk.
+  if (ids.length === 0 && !bounds(conditions)) where.startOf("e.id", order);
   return true;
 }
 
