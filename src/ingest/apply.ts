@@ -56,6 +56,7 @@ export function writeRecordFile(
   // Hbar balance rows are cut per record file (not per commit group), so the index is the same whichever files
   // happened to share a commit: a resumed catch-up writes exactly the rows an uninterrupted one does.
   store.hbar.flush();
+  store.cutTransactionFile();
   store.insertRecordFile({
     number: blockNumber,
     name: file.name,
@@ -84,10 +85,10 @@ export function writeRecordFile(
 
 function applyItem(store: WriteStore, file: RecordFile, item: DecodedItem): void {
   const ctx = { item, store, hapiVersion: file.hapiVersion };
-  indexTransaction(ctx);
+  const transfers = indexTransaction(ctx);
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
   applyRecordTransfers(ctx);
-  applyHbarTransfers(ctx);
+  applyHbarTransfers(ctx, transfers);
 }
 
 function orBloom(into: Uint8Array, bloom: Uint8Array): void {

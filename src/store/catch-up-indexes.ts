@@ -5,7 +5,7 @@ import type { Db } from "./db.ts";
  * is open) drops them while it applies files and builds them again, once, at the end: one sort instead of an
  * index update for every row written. Unique indexes stay: they guard "one current version per key".
  *
- * The statements are the ones migration 0001 ran, verbatim, so the rebuilt schema is the same text. A process
+ * The statements are the ones their migrations (0001, 0020) ran, verbatim, so the rebuilt schema is the same text. A process
  * killed while they are dropped leaves them missing: every worker start calls `restoreReadIndexes`.
  */
 const READ_INDEXES: ReadonlyArray<readonly [name: string, sql: string]> = [
@@ -16,6 +16,14 @@ const READ_INDEXES: ReadonlyArray<readonly [name: string, sql: string]> = [
   [
     "nft_current_by_owner",
     "CREATE INDEX nft_current_by_owner ON nft (token_id, account_id, serial) WHERE valid_to IS NULL",
+  ],
+  // The transaction index's (migrations/transactions.ts 0020).
+  ["transaction_kind", 'CREATE INDEX transaction_kind ON "transaction" (kind)'],
+  ["transaction_id", 'CREATE INDEX transaction_id ON "transaction" (valid_start_ns, payer_id)'],
+  ["transaction_hash", 'CREATE INDEX transaction_hash ON "transaction" (substr(hash, 1, 4))'],
+  [
+    "transaction_account_key",
+    "CREATE INDEX transaction_account_key ON transaction_account (account_id, kind, first_ns)",
   ],
 ];
 

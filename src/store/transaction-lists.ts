@@ -70,6 +70,8 @@ const SECTION_PRICING_MULTIPLIER = 5;
 const SECTION_INNER_TRANSACTIONS = 6;
 
 const SAFE = 2 ** 53;
+/** Below this magnitude, zig-zag (and one more flag bit) stays exact in double arithmetic. */
+const SMALL = 1n << 50n;
 
 /** Appends varints to a growing buffer. One writer is reused for every record of a file. */
 export class PackWriter {
@@ -108,6 +110,11 @@ export class PackWriter {
 
   /** A signed integer, zig-zag encoded. */
   signed(value: bigint): void {
+    if (value < SMALL && value > -SMALL) {
+      const n = Number(value);
+      this.unsigned(n >= 0 ? n * 2 : -n * 2 - 1);
+      return;
+    }
     this.unsigned(value >= 0n ? value << 1n : (-value << 1n) - 1n);
   }
 
@@ -190,8 +197,12 @@ export class PackReader {
 export function packHbarTransfers(writer: PackWriter, transfers: readonly HbarTransfer[]): Uint8Array | null {
   writer.reset();
   for (const { accountId, amount, isApproval } of transfers) {
-    const zigzag = accountId >= 0n ? accountId << 1n : (-accountId << 1n) - 1n;
-    writer.unsigned((zigzag << 1n) | (isApproval ? 1n : 0n));
+    if (accountId >= 0n && accountId < SMALL) {
+      writer.unsigned(Number(accountId) * 4 + (isApproval ? 1 : 0));
+    } else {
+      const zigzag = accountId >= 0n ? accountId << 1n : (-accountId << 1n) - 1n;
+      writer.unsigned((zigzag << 1n) | (isApproval ? 1n : 0n));
+    }
     writer.signed(amount);
   }
   return writer.finish();
@@ -322,4 +333,29 @@ export function unpackExtras(blob: Uint8Array | null): TransactionExtras {
     }
   }
   return extras;
+}
+
+/** Packs consensus times after a first one (strictly increasing) as varint deltas; null when there are none. */
+export function packTimes(writer: PackWriter, first: bigint, later: readonly bigint[]): Uint8Array | null {
+  if (later.length === 0) return null;
+  writer.reset();
+  let previous = first;
+  for (const time of later) {
+    writer.unsigned(time - previous);
+    previous = time;
+  }
+  return writer.finish();
+}
+
+/** The times of a transaction_account row: `first`, then each packed delta added on. */
+export function unpackTimes(first: bigint, blob: Uint8Array | null): bigint[] {
+  const times = [first];
+  if (blob === null || blob.length === 0) return times;
+  const reader = new PackReader(blob);
+  let time = first;
+  while (!reader.done) {
+    time += reader.unsigned();
+    times.push(time);
+  }
+  return times;
 }

@@ -23,6 +23,7 @@ import {
   type TransactionExtras,
   unpackExtras,
   unpackHbarTransfers,
+  unpackTimes,
 } from "./transaction-lists.ts";
 import { type AccountScope, accountScope, type TimeBounds, timeBounds } from "./transaction-plan.ts";
 
@@ -122,8 +123,26 @@ const SCHEDULE_CREATE = 42;
 const SUCCESS_RESULTS = new Set([22, 104, 220]);
 const TYPE_LIMIT = 1 << 20;
 
-const ROW_COLUMNS = `consensus_ns, type, result, payer_id, valid_start_ns, nonce, flags, charged_fee, max_fee,
-  valid_duration, node_id, entity_id, parent_ns, memo, hash, transfers, extras`;
+const COLUMNS = [
+  "consensus_ns",
+  "type",
+  "result",
+  "payer_id",
+  "valid_start_ns",
+  "nonce",
+  "flags",
+  "charged_fee",
+  "max_fee",
+  "valid_duration",
+  "node_id",
+  "entity_id",
+  "parent_ns",
+  "memo",
+  "hash",
+  "transfers",
+  "extras",
+];
+const ROW_COLUMNS = COLUMNS.join(", ");
 
 type RawRow = {
   consensus_ns: bigint;
@@ -144,6 +163,8 @@ type RawRow = {
   transfers: Buffer | null;
   extras: Buffer | null;
 };
+
+type AccountRow = { first_ns: bigint; times: Buffer | null };
 
 /** A sorted, de-duplicated stream of consensus times that one key (a kind, an account's kind) yields. */
 type Fetch = (lower: bigint, upper: bigint, limit: number) => bigint[];
@@ -172,12 +193,24 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
        ORDER BY account_id LIMIT 1`,
     )
     .pluck();
+  const groupsDown = db.prepare(
+    `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns <= ?
+     ORDER BY first_ns DESC`,
+  );
+  const groupsUp = db.prepare(
+    `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns >= ?
+       AND first_ns <= ? ORDER BY first_ns`,
+  );
+  const groupBefore = db.prepare(
+    `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns < ?
+     ORDER BY first_ns DESC LIMIT 1`,
+  );
   const rowsById = db.prepare(
-    `SELECT ${ROW_COLUMNS} FROM "transaction" WHERE payer_id = ? AND valid_start_ns = ?
+    `SELECT ${ROW_COLUMNS} FROM "transaction" WHERE valid_start_ns = ? AND payer_id = ?
        AND consensus_ns >= ? AND consensus_ns <= ? ORDER BY consensus_ns`,
   );
   const candidatesByHash = db.prepare(
-    `SELECT consensus_ns, payer_id, hash FROM "transaction" WHERE substr(hash, 1, 6) = ? ORDER BY consensus_ns`,
+    `SELECT consensus_ns, payer_id, hash FROM "transaction" WHERE substr(hash, 1, 4) = ? ORDER BY consensus_ns`,
   );
 
   const toRow = (raw: RawRow): TransactionRow => {
@@ -278,20 +311,44 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
         .all(lower, upper, ...excluded, ...(flag === 0 ? [] : [flag]), limit) as bigint[];
   };
 
-  /** One account's transactions of one account kind. */
+  /**
+   * One account's transactions of one account kind, from its rows (one per record file, listing up to 512
+   * transactions): rows from the end of the range backwards (desc), or from the row holding the start of the
+   * range forwards (asc), until `limit` transactions in range are found.
+   */
   const accountKindFetch = (
     accountId: bigint,
     kind: number,
     query: TransactionListQuery,
     time: TimeBounds,
   ): Fetch => {
-    const [notIn, excluded] = exclusion(time);
-    const sql = `SELECT consensus_ns FROM transaction_account WHERE account_id = ? AND kind = ?
-      AND consensus_ns >= ? AND consensus_ns <= ?${notIn} ORDER BY consensus_ns ${direction(query.order)} LIMIT ?`;
-    return (lower, upper, limit) =>
-      statement(sql)
-        .pluck()
-        .all(accountId, kind, lower, upper, ...excluded, limit) as bigint[];
+    const excluded = time.excluded.length === 0 ? null : new Set(time.excluded);
+    return (lower, upper, limit) => {
+      const out: bigint[] = [];
+      const take = (t: bigint) => {
+        if (t >= lower && t <= upper && excluded?.has(t) !== true) out.push(t);
+        return out.length === limit;
+      };
+      if (query.order === "desc") {
+        for (const row of groupsDown.iterate(accountId, kind, upper) as Iterable<AccountRow>) {
+          const times = unpackTimes(row.first_ns, row.times);
+          for (let i = times.length - 1; i >= 0; i--) if (take(times[i]!)) return out;
+          if (row.first_ns < lower) break;
+        }
+        return out;
+      }
+      const straddling = groupBefore.get(accountId, kind, lower) as AccountRow | undefined;
+      if (straddling !== undefined) {
+        for (const t of unpackTimes(straddling.first_ns, straddling.times)) if (take(t)) return out;
+      }
+      for (const row of groupsUp.iterate(accountId, kind, lower, upper) as Iterable<AccountRow>) {
+        for (const t of unpackTimes(row.first_ns, row.times)) {
+          if (t > upper) return out;
+          if (take(t)) return out;
+        }
+      }
+      return out;
+    };
   };
 
   /** Seeks every key between `from` and `to` (inclusive) that `next` finds. */
@@ -438,7 +495,7 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     upper: bigint,
     filter: TransactionLookupFilter,
   ) =>
-    (rowsById.all(payerId, validStartNs, lower, upper) as RawRow[]).filter((raw) =>
+    (rowsById.all(validStartNs, payerId, lower, upper) as RawRow[]).filter((raw) =>
       lookupMatches(raw, filter),
     );
 
@@ -472,8 +529,8 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     const found = new Map<bigint, RawRow>();
     for (const { payerId, validStartNs } of ids) {
       for (const raw of rowsById.all(
-        payerId,
         validStartNs,
+        payerId,
         min - RECORD_FILE_CLOSE_NS,
         max + TRANSACTION_RANGE_NS,
       ) as RawRow[]) {
@@ -496,7 +553,7 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     getTransactionsById,
     getTransactionsByHash(hash, filter) {
       const matches = (
-        candidatesByHash.all(Buffer.from(hash.subarray(0, 6))) as {
+        candidatesByHash.all(Buffer.from(hash.subarray(0, 4))) as {
           consensus_ns: bigint;
           payer_id: bigint;
           hash: Buffer;

@@ -41,23 +41,30 @@ export const TRANSACTIONS_MIGRATIONS: readonly Migration[] = [
       -- Type and outcome in one number (type * 2 + failed), so that a type, a result or both are one seek each.
       kind           INTEGER GENERATED ALWAYS AS (type * 2 + (flags & 1)) VIRTUAL
     );
-    -- Index entries end with the rowid (consensus_ns): a kind's transactions are in consensus order.
+    -- Read-only indexes (store/catch-up-indexes.ts: a one-shot catch-up builds them once, at the end). Their
+    -- entries end with the rowid, consensus_ns: a kind's transactions are in consensus order. The id index is
+    -- valid start first, which follows consensus time, so live ingestion appends near its end. Hash lookups
+    -- search the first 4 bytes (about one stray candidate per 4 billion transactions); the row's full hash
+    -- decides.
     CREATE INDEX transaction_kind ON "transaction" (kind);
-    -- Lookups by transaction id (payer, valid start).
-    CREATE INDEX transaction_id ON "transaction" (payer_id, valid_start_ns);
-    -- Lookups by hash: the first 6 bytes are enough to find the candidates, the full hash decides.
-    CREATE INDEX transaction_hash ON "transaction" (substr(hash, 1, 6));
+    CREATE INDEX transaction_id ON "transaction" (valid_start_ns, payer_id);
+    CREATE INDEX transaction_hash ON "transaction" (substr(hash, 1, 4));
 
     -- Which transactions involve an account, for account.id filters: the account is the payer (of a user
     -- transaction, a child with a parent, or a crypto create/update), or has an hbar or fungible token
     -- transfer in the record. kind is type * 8 + failed * 4 + credit * 2 + debit, where credit / debit mean
     -- the account has a positive / negative hbar or token amount in it: every filter combination is a seek.
+    -- One row per account and kind per record file (at most 512 transactions; the fee collector and node
+    -- accounts are in every record): first_ns is the first transaction's consensus time, times the later
+    -- ones as varint deltas from the previous (store/transaction-lists.ts), NULL for a row of one. Rows are
+    -- appended; the key is a read-only index.
     CREATE TABLE transaction_account (
-      account_id   INTEGER NOT NULL,
-      kind         INTEGER NOT NULL,
-      consensus_ns INTEGER NOT NULL,
-      PRIMARY KEY (account_id, kind, consensus_ns)
-    ) WITHOUT ROWID;
+      account_id INTEGER NOT NULL,
+      kind       INTEGER NOT NULL,
+      first_ns   INTEGER NOT NULL,
+      times      BLOB
+    );
+    CREATE INDEX transaction_account_key ON transaction_account (account_id, kind, first_ns);
     `,
   ],
 ];
