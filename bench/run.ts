@@ -4,9 +4,10 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, ingest-speed
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, ingest-speed, block-ingest
  *   npm run bench -- ingest-speed --large   # with the 1M-transaction scaling point (several minutes more)
  */
+import { benchBlockIngest } from "./block-ingest.ts";
 import { benchBlocks } from "./blocks.ts";
 import { benchFeeEstimate } from "./fee-estimate.ts";
 import { benchIngestAndLookup } from "./ingest-and-lookup.ts";
@@ -45,6 +46,12 @@ if (wanted("ingest-speed")) {
       `${`ingest peak RSS, ${r.name}`.padEnd(56)} ${rss === null ? "n/a" : `${Math.round(rss)} MB`} (target 256 MB) ${rss !== null && rss <= 256 ? "met" : "MISSED"}`,
     );
   }
+}
+if (wanted("block-ingest")) {
+  const r = await benchBlockIngest();
+  verdicts.push(
+    `${"block ingest / record ingest, mainnet-like".padEnd(56)} ratio ${r.ratio.toFixed(2)} (target 1.00) ${r.ratio >= 1 ? "met" : "MISSED"}`,
+  );
 }
 if (wanted("blocks")) {
   console.log("== blocks");

@@ -3,8 +3,13 @@ import type { LogFormat, LogLevel } from "./log.ts";
 
 /** The running configuration, built once by the CLI from flags and environment; tests pass plain objects. */
 export type Config = {
-  /** The node's record-stream folder (e.g. `.../record0.0.3`). */
-  recordsDir: string;
+  /** The node's record-stream folder (e.g. `.../record0.0.3`); null with a block stream folder only. */
+  recordsDir: string | null;
+  /**
+   * A block stream folder (a node's `blockStreams/block-0.0.3/`, or a bucket's nested layout). With both folders,
+   * record files are applied first and blocks continue them.
+   */
+  blocksDir?: string | null;
   /** SQLite file of the index, or `:memory:`. */
   db: string;
   port: number;
@@ -49,7 +54,8 @@ const schema = {
     "listCacheMs",
   ],
   properties: {
-    recordsDir: { type: "string", minLength: 1 },
+    recordsDir: { type: ["string", "null"], minLength: 1 },
+    blocksDir: { type: ["string", "null"], minLength: 1 },
     db: { type: "string", minLength: 1 },
     port: { type: "integer", minimum: 0, maximum: 65535 },
     host: { type: "string", minLength: 1 },

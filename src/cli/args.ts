@@ -9,8 +9,8 @@ export type Command =
   | { name: "version" };
 
 export const USAGE = `Usage:
-  mirrorlite serve  [--records DIR] [--db FILE] [--port N] [--host H] [options]
-  mirrorlite ingest --records DIR --db FILE [options]
+  mirrorlite serve  [--records DIR] [--blocks DIR] [--db FILE] [--port N] [--host H] [options]
+  mirrorlite ingest --records DIR | --blocks DIR --db FILE [options]
   mirrorlite --version | --help | serve --help | ingest --help
 
   serve   ingests DIR and keeps following it while serving the Mirror Node REST API.
@@ -21,8 +21,11 @@ Exit codes: 0 stopped cleanly (SIGTERM/SIGINT), 1 failed (ingest worker crashed,
 port in use, bad file for ingest), 2 usage error (or a malformed --balances file).`;
 
 const COMMON_OPTIONS = `  --records DIR               MIRRORLITE_RECORDS      a node's record stream folder (…/record0.0.3)
+  --blocks DIR                MIRRORLITE_BLOCKS       a block stream folder (…/block-0.0.3, or a bucket's
+                                                      0000/0000/0000/0000/ layout); with --records, record
+                                                      files first, then the blocks that continue them
   --no-wait-signatures                                a record file is complete when its size stops changing,
-                                                      not when its _sig file exists
+                                                      not when its _sig file exists (a block: not its .mf)
   --verify-signatures FILE                            accept only record files signed by the folder's node,
                                                       per this NodeAddressBook file
   --log-level L               MIRRORLITE_LOG_LEVEL    fatal|error|warn|info|debug|trace|silent (info)
@@ -53,8 +56,9 @@ SIGTERM or SIGINT stops cleanly within 10 s (a file being applied is rolled back
 a second signal exits at once.`;
 
 export const INGEST_USAGE = `Usage: mirrorlite ingest --records DIR --db FILE [options]
+       mirrorlite ingest [--records DIR] --blocks DIR --db FILE [options]
 
-Applies every complete record file in DIR to FILE, then exits: 0 when all applied, 1 naming the file that
+Applies every complete record file in DIR (then every block of --blocks) to FILE, then exits: 0 when all applied, 1 naming the file that
 could not be (corrupt, out of chain, badly signed).
 
   flag                        environment             meaning (default)
@@ -78,6 +82,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       allowPositionals: false,
       options: {
         records: { type: "string" },
+        blocks: { type: "string" },
         db: { type: "string" },
         port: { type: "string" },
         host: { type: "string" },
@@ -98,9 +103,11 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   const option = (flag: string, variable?: string) =>
     (values[flag] as string | undefined) ?? (variable === undefined ? undefined : env[variable]);
   const records = option("records", "MIRRORLITE_RECORDS");
+  const blocks = option("blocks", "MIRRORLITE_BLOCKS");
+  const ownStream = records !== undefined || blocks !== undefined;
   const db = option("db", "MIRRORLITE_DB");
   const problems: string[] = [];
-  if (name === "ingest" && !records) problems.push("ingest needs --records DIR");
+  if (name === "ingest" && !ownStream) problems.push("ingest needs --records DIR or --blocks DIR");
   if (name === "ingest" && !db) problems.push("ingest needs --db FILE");
   const port = integer(option("port", "MIRRORLITE_PORT") ?? "5551", "port", problems);
   const pollMs = integer(option("poll-ms", "MIRRORLITE_POLL_MS") ?? "250", "poll-ms", problems);
@@ -120,8 +127,9 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({
     // The bundled demo is a throwaway: index it in memory unless told otherwise.
-    recordsDir: records ?? demoRecordsDir(),
-    db: db ?? (records ? "./mirrorlite.db" : ":memory:"),
+    recordsDir: records ?? (blocks === undefined ? demoRecordsDir() : null),
+    blocksDir: blocks ?? null,
+    db: db ?? (ownStream ? "./mirrorlite.db" : ":memory:"),
     port,
     host: option("host", "MIRRORLITE_HOST") ?? "127.0.0.1",
     logLevel: (option("log-level", "MIRRORLITE_LOG_LEVEL") ?? "info") as LogLevel,
@@ -135,7 +143,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     balancesDir:
       (values.balances as string | undefined) ??
       env.MIRRORLITE_BALANCES ??
-      (records ? null : demoBalancesDir()),
+      (ownStream ? null : demoBalancesDir()),
     ...(commitTransactions === undefined ? {} : { commitTransactions }),
   });
   return { name, config };

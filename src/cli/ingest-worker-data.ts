@@ -14,6 +14,7 @@ export function ingestWorkerData(
 ): Omit<IngestWorkerData, "stopFlag"> {
   return {
     recordsDir: config.recordsDir,
+    blocksDir: config.blocksDir ?? null,
     dbPath: location.path,
     durable: !location.inMemory,
     waitSignatures: config.waitSignatures,

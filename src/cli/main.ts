@@ -30,9 +30,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     return 0;
   }
   const { config } = command;
-  if (!existsSync(config.recordsDir) || !statSync(config.recordsDir).isDirectory()) {
-    process.stderr.write(`mirrorlite: records folder not found: ${config.recordsDir}\n`);
-    return 2;
+  for (const [what, dir] of [
+    ["records", config.recordsDir],
+    ["blocks", config.blocksDir ?? null],
+  ] as const) {
+    if (dir !== null && (!existsSync(dir) || !statSync(dir).isDirectory())) {
+      process.stderr.write(`mirrorlite: ${what} folder not found: ${dir}\n`);
+      return 2;
+    }
   }
   const log = createLogger(config.logLevel, { format: config.logFormat });
   try {

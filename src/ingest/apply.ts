@@ -1,7 +1,9 @@
 import type { WriteStore } from "../store/write-store.ts";
+import { BLOCK_STREAM_VERSION, type BlockFile } from "../streams/block-file.ts";
+import { blockRecords } from "../streams/block-records.ts";
 import { toBigInt } from "../streams/long.ts";
-import type { RecordFile } from "../streams/types.ts";
-import { type DecodedItem, DecodeError, decodeItem } from "./decode.ts";
+import type { HapiVersion, RecordFile } from "../streams/types.ts";
+import { type DecodedItem, DecodeError, decodeBlockRecord, decodeItem } from "./decode.ts";
 import { applyHbarTransfers } from "./handlers/hbar-transfers.ts";
 import { HANDLERS } from "./handlers/index.ts";
 import { indexTransaction } from "./handlers/transaction-index.ts";
@@ -38,12 +40,82 @@ export function writeRecordFile(
   });
   const consensusStart = items[0]?.consensusNs ?? 0n;
   const consensusEnd = items.at(-1)?.consensusNs ?? 0n;
+  return writeBlockRows(
+    store,
+    {
+      name: file.name,
+      version: file.version,
+      hapiVersion: file.hapiVersion,
+      hash: file.hash,
+      previousHash: file.previousHash,
+      sizeBytes: file.sizeBytes,
+      consensusStart,
+      consensusEnd,
+    },
+    items,
+    blockNumber,
+    shouldStop,
+  );
+}
+
+/**
+ * Writes one block stream block (rows, block row, cursor) like `writeRecordFile`: its transactions become the
+ * records the record path would have read. `previousHash` is what the blocks API answers for it: the footer's
+ * previous block root, or at the cutover the last record file's hash.
+ */
+export function writeBlockFile(
+  store: WriteStore,
+  block: BlockFile,
+  previousHash: Uint8Array,
+  shouldStop?: () => boolean,
+): AppliedFile {
+  const items = blockRecords(block).map(decodeBlockRecord);
+  const applied = writeBlockRows(
+    store,
+    {
+      name: block.name,
+      version: BLOCK_STREAM_VERSION,
+      hapiVersion: block.hapiVersion,
+      hash: block.hash,
+      previousHash,
+      sizeBytes: block.sizeBytes,
+      consensusStart: block.consensusStart,
+      consensusEnd: block.consensusEnd,
+    },
+    items,
+    block.number,
+    shouldStop,
+  );
+  store.insertBlockProof({ number: block.number, kind: block.proof.kind, verified: block.proof.verified });
+  return applied;
+}
+
+/** What the block row and the cursor say about a file, whatever its format. */
+type BlockMeta = {
+  name: string;
+  version: number;
+  hapiVersion: HapiVersion | null;
+  hash: Uint8Array;
+  previousHash: Uint8Array;
+  sizeBytes: number;
+  consensusStart: bigint;
+  consensusEnd: bigint;
+};
+
+function writeBlockRows(
+  store: WriteStore,
+  meta: BlockMeta,
+  items: readonly DecodedItem[],
+  blockNumber: bigint,
+  shouldStop?: () => boolean,
+): AppliedFile {
+  const { consensusStart, consensusEnd } = meta;
   let gasUsed = 0n;
   let bloom: Uint8Array | null = null;
   let applied = 0;
   for (const item of items) {
-    if ((applied++ & 63) === 63 && shouldStop?.()) throw new AbandonedError(file.name);
-    applyItem(store, file, item);
+    if ((applied++ & 63) === 63 && shouldStop?.()) throw new AbandonedError(meta.name);
+    applyItem(store, meta.hapiVersion, item);
     const result = item.record.contractCallResult ?? item.record.contractCreateResult;
     // Block gas and bloom count top-level transactions (nonce 0) only, as the mirror node does; any such
     // contract result starts the block's bloom, even one whose own bloom is empty.
@@ -59,32 +131,32 @@ export function writeRecordFile(
   store.cutTransactionFile();
   store.insertRecordFile({
     number: blockNumber,
-    name: file.name,
-    version: file.version,
-    hapiMajor: file.hapiVersion?.major ?? null,
-    hapiMinor: file.hapiVersion?.minor ?? null,
-    hapiPatch: file.hapiVersion?.patch ?? null,
-    hash: Buffer.from(file.hash).toString("hex"),
-    previousHash: Buffer.from(file.previousHash).toString("hex"),
+    name: meta.name,
+    version: meta.version,
+    hapiMajor: meta.hapiVersion?.major ?? null,
+    hapiMinor: meta.hapiVersion?.minor ?? null,
+    hapiPatch: meta.hapiVersion?.patch ?? null,
+    hash: Buffer.from(meta.hash).toString("hex"),
+    previousHash: Buffer.from(meta.previousHash).toString("hex"),
     consensusStart,
     consensusEnd,
     count: items.length,
-    size: file.sizeBytes,
+    size: meta.sizeBytes,
     gasUsed,
     logsBloom: bloom ?? new Uint8Array(),
   });
   store.setCursor({
-    fileName: file.name,
-    version: file.version,
-    hash: file.hash,
+    fileName: meta.name,
+    version: meta.version,
+    hash: meta.hash,
     blockNumber,
     consensusEnd,
   });
-  return { name: file.name, blockNumber, transactions: items.length, consensusStart, consensusEnd };
+  return { name: meta.name, blockNumber, transactions: items.length, consensusStart, consensusEnd };
 }
 
-function applyItem(store: WriteStore, file: RecordFile, item: DecodedItem): void {
-  const ctx = { item, store, hapiVersion: file.hapiVersion };
+function applyItem(store: WriteStore, hapiVersion: HapiVersion | null, item: DecodedItem): void {
+  const ctx = { item, store, hapiVersion };
   const transfers = indexTransaction(ctx);
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
   applyRecordTransfers(ctx);

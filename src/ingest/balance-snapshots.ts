@@ -10,7 +10,7 @@ import { isAllZero } from "../streams/hex.ts";
 import { toBigInt } from "../streams/long.ts";
 import type { RecordFile } from "../streams/types.ts";
 import { type BalanceFileInfo, instantOfName, readBalanceSnapshot } from "./balance-folder.ts";
-import { decodeItem } from "./decode.ts";
+import { type DecodedItem, decodeItem } from "./decode.ts";
 import { associationDefaults } from "./handlers/token-account.ts";
 
 /** What a comparison of a later snapshot with the index found. */
@@ -35,6 +35,8 @@ export type BalanceSnapshots = {
    * at genesis (block 0, no previous hash). Otherwise no balance is known and none is tracked.
    */
   beforeFirstFile(file: RecordFile, blockNumber: bigint): void;
+  /** The same from the first transaction of the first block (record file or block stream block) applied. */
+  beforeFirstItem(item: DecodedItem | undefined, blockNumber: bigint, previousHash: Uint8Array): void;
   /** Compares every later snapshot whose instant the index now covers (consensus end `indexedNs`). */
   checkUpTo(indexedNs: bigint): void;
   /** Reports the starting state of a resumed index (as `onStart`), if it has one. */
@@ -182,6 +184,11 @@ export function createBalanceSnapshots(
       } catch {
         return; // the file is corrupt: applying it reports that
       }
+      this.beforeFirstItem(item, blockNumber, file.previousHash);
+    },
+
+    beforeFirstItem(item, blockNumber, previousHash) {
+      if (store.hbar.tracking() || item === undefined) return;
       const node = item.body.nodeAccountID;
       const shard = toBigInt(node?.shardNum);
       const realm = toBigInt(node?.realmNum);
@@ -189,12 +196,12 @@ export function createBalanceSnapshots(
       if (chosen !== undefined) {
         const snapshot = readBalanceSnapshot(chosen.path, chosen.name);
         seed({ consensusNs: snapshot.consensusNs, source: chosen.name, shard, realm, snapshot });
-      } else if (blockNumber === 0n && isAllZero(file.previousHash)) {
+      } else if (blockNumber === 0n && isAllZero(previousHash)) {
         // At genesis the treasury holds every hbar; the state holds just before the first transaction.
         seed({ consensusNs: item.consensusNs - 1n, source: "genesis", shard, realm, snapshot: null });
       } else {
         log.warn(
-          { file: file.name, balanceFiles: files.length },
+          { blockNumber: blockNumber.toString(), balanceFiles: files.length },
           "no balance snapshot at or before the first record file and the stream does not begin at genesis: " +
             "hbar balances and the network supply stay unknown",
         );

@@ -1,4 +1,5 @@
 import { entityIdOf } from "../ids.ts";
+import type { BlockRecord } from "../streams/block-records.ts";
 import { toBigInt } from "../streams/long.ts";
 import { proto } from "../streams/proto.ts";
 import { bodyDataField, transactionBodyBytes } from "../streams/transaction-body-bytes.ts";
@@ -42,8 +43,21 @@ const SUCCESS_STATUSES = new Set<number>([
  * the deprecated embedded `body` (2019). Throws on undecodable bytes; the caller names the file.
  */
 export function decodeItem(item: RecordItem): DecodedItem {
-  const record = proto.TransactionRecord.decode(item.recordBytes);
-  const bodyBytes = transactionBodyBytes(item.transactionBytes);
+  return decodedItemOf(
+    proto.TransactionRecord.decode(item.recordBytes),
+    transactionBodyBytes(item.transactionBytes),
+  );
+}
+
+/**
+ * The same facts for a transaction of a block stream block, whose record was synthesized from the block's items
+ * (streams/block-records.ts): handlers cannot tell the two apart.
+ */
+export function decodeBlockRecord(block: BlockRecord): DecodedItem {
+  return decodedItemOf(block.record, block.bodyBytes);
+}
+
+function decodedItemOf(record: proto.TransactionRecord, bodyBytes: Uint8Array): DecodedItem {
   const dataField = bodyDataField(bodyBytes, isDataField);
   const bodyCase = dataField === null ? undefined : DATA_CASES.get(dataField);
   let body: proto.TransactionBody | undefined;

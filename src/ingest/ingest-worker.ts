@@ -36,7 +36,7 @@ const MIN_BACKLOG_FOR_DROPPED_INDEXES = 20;
 export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort): IngestWorker | null {
   const log = createLogger(data.logLevel, { format: data.logFormat, sync: true }).child({
     component: "ingest",
-    dir: data.recordsDir,
+    dir: data.recordsDir ?? data.blocksDir,
   });
   const post = (message: IngestWorkerMessage) => port.postMessage(message);
   const stopFlag = new Int32Array(data.stopFlag);
@@ -75,6 +75,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
   );
   const ingestor = createIngestor({
     dir: data.recordsDir,
+    blocksDir: data.blocksDir ?? null,
     store,
     waitSignatures: data.waitSignatures,
     // A file a writer has not touched for several polls is complete (its size would not change between looks).
@@ -83,13 +84,18 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     commitMs: data.follow ? 1000 : Number.POSITIVE_INFINITY,
     ...(data.commitTransactions === undefined ? {} : { commitTransactions: data.commitTransactions }),
     log,
-    checkSignature: data.addressBookPath ? loadSignatureCheck(data.addressBookPath, data.recordsDir) : null,
+    checkSignature:
+      data.addressBookPath && data.recordsDir !== null
+        ? loadSignatureCheck(data.addressBookPath, data.recordsDir)
+        : null,
     shouldStop: stopRequested,
     onPlanned: (names, pending) => {
       newestPlanned = names.at(-1) ?? newestPlanned;
       if (newestPlanned !== null) post({ type: "planned", files: pending, newest: newestPlanned });
     },
     beforeFirstFile: (file, blockNumber) => snapshots.beforeFirstFile(file, blockNumber),
+    beforeFirstBlock: (first, blockNumber, previousHash) =>
+      snapshots.beforeFirstItem(first, blockNumber, previousHash),
     onCommitted: (applied, durationMs) => {
       files += 1;
       transactions += applied.transactions;
@@ -113,7 +119,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
 
   let halted = false;
   let timer: NodeJS.Timeout | undefined;
-  let watcher: { close(): Promise<void> } | undefined;
+  let watchers: Array<{ close(): Promise<void> }> = [];
 
   const selectIndexedEnd = db.prepare("SELECT consensus_end FROM ingest_cursor WHERE id = 1").pluck();
   /** Consensus end of the last committed file (-1 before any). */
@@ -122,7 +128,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
   const halt = (): void => {
     halted = true;
     clearInterval(timer);
-    void watcher?.close();
+    for (const watcher of watchers) void watcher.close();
   };
 
   /**
@@ -202,7 +208,10 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     if (dropIndexes && db.open) restoreReadIndexes(db);
     post({ type: "caught-up", files, transactions });
     if (data.follow) {
-      watcher = watchDirectory(data.recordsDir, schedulePass, log);
+      // A bucket's nested folders are found by polling; a node's flat block folder also by events.
+      watchers = [data.recordsDir, data.blocksDir ?? null]
+        .filter((dir): dir is string => dir !== null)
+        .map((dir) => watchDirectory(dir, schedulePass, log));
       timer = setInterval(pass, data.pollMs);
     }
   };

@@ -4,18 +4,30 @@ import { performance } from "node:perf_hooks";
 import { CorruptFileError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { WriteStore } from "../store/write-store.ts";
+import { checkBlockChain } from "../streams/block-chain.ts";
+import { BLOCK_STREAM_VERSION, readBlockFile } from "../streams/block-file.ts";
+import { blockRecords } from "../streams/block-records.ts";
 import { type ChainTip, checkChain, nextBlockNumber } from "../streams/chain.ts";
 import { readRecordFile } from "../streams/read-record-file.ts";
 import type { RecordFile } from "../streams/types.ts";
-import { AbandonedError, type AppliedFile, writeRecordFile } from "./apply.ts";
-import { DecodeError } from "./decode.ts";
+import { AbandonedError, type AppliedFile, writeBlockFile, writeRecordFile } from "./apply.ts";
+import { blockDisplayName, listBlocks, readyBlocks } from "./block-files.ts";
+import { type DecodedItem, DecodeError, decodeBlockRecord } from "./decode.ts";
 import { type DirEntry, isRecordFile, readyRecordFiles, signatureNameOf, streamOrderKey } from "./files.ts";
 
 /** Checks a record file against its signature file before it is applied (see `--verify-signatures`). */
 export type SignatureCheck = (file: RecordFile, signatureBytes: Uint8Array, signatureName: string) => void;
 
 export type IngestorOptions = {
-  dir: string;
+  /** The record stream folder (null: blocks only). */
+  dir: string | null;
+  /**
+   * The block stream folder (null: records only). With both, record files are applied first; blocks follow
+   * once no record file after the tip is left, and then record files are no longer read.
+   */
+  blocksDir?: string | null;
+  /** The largest uncompressed block accepted, in bytes (default `MAX_BLOCK_BYTES`). */
+  maxBlockBytes?: number;
   store: WriteStore;
   waitSignatures: boolean;
   log: Logger;
@@ -33,6 +45,8 @@ export type IngestorOptions = {
   shouldStop?: () => boolean;
   /** Called once before the first file of an empty index is applied (hbar balances pick their start there). */
   beforeFirstFile?: (file: RecordFile, blockNumber: bigint) => void;
+  /** The same for a block stream block: its first transaction (if any), number and previous hash. */
+  beforeFirstBlock?: (first: DecodedItem | undefined, blockNumber: bigint, previousHash: Uint8Array) => void;
   /**
    * Without signatures, a file untouched for this long counts as complete on the first look (default one
    * second; the worker passes its poll interval). Younger files wait for a second look at the same size.
@@ -64,6 +78,8 @@ export type Ingestor = {
  * memory bounded and let readers see progress at least a few times a second.
  */
 export const GROUP_MAX_TRANSACTIONS = 20_000;
+/** The most blocks one pass plans (a bucket of years is walked a slice at a time). */
+const BLOCKS_PER_PASS = 1000;
 const DEFAULT_QUIET_MS = 1000;
 const GROUP_MAX_MS = 1000;
 
@@ -75,7 +91,12 @@ export function createIngestor(options: IngestorOptions): Ingestor {
   let tip = readCursor(store);
   let previousSizes = new Map<string, number>();
 
-  function listDir(): DirEntry[] {
+  const blocksDir = options.blocksDir ?? null;
+  let previousBlockSizes = new Map<string, number>();
+  /** Once a block is indexed the stream has moved to blocks: record files are not read any more. */
+  const onBlocks = () => tip !== null && tip.version === BLOCK_STREAM_VERSION;
+
+  function listDir(dir: string): DirEntry[] {
     const after = tip === null ? null : streamOrderKey(tip.name);
     const entries: DirEntry[] = [];
     for (const dirent of readdirSync(dir, { withFileTypes: true })) {
@@ -104,7 +125,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
   }
 
   /** Reads, checks and writes one file inside the open group transaction; advances the in-memory tip. */
-  function writeOne(name: string): AppliedFile {
+  function writeOne(dir: string, name: string): AppliedFile {
     const path = join(dir, name);
     const parsed = readRecordFile(name, readFileSync(path));
     if (options.checkSignature) {
@@ -125,13 +146,61 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     return applied;
   }
 
+  /** The same for a block stream block (`path` below the blocks folder). */
+  function writeBlock(dir: string, path: string): AppliedFile {
+    const name = blockDisplayName(path);
+    const block = readBlockFile(name, readFileSync(join(dir, path)), options.maxBlockBytes);
+    const previousHash = checkBlockChain(tip, block);
+    if (tip === null && options.beforeFirstBlock) {
+      const first =
+        block.transactions.length > 0
+          ? blockRecords({ ...block, transactions: block.transactions.slice(0, 1) })[0]
+          : undefined;
+      options.beforeFirstBlock(
+        first === undefined ? undefined : decodeBlockRecord(first),
+        block.number,
+        previousHash,
+      );
+    }
+    let applied: AppliedFile;
+    try {
+      applied = writeBlockFile(store, block, previousHash, options.shouldStop);
+    } catch (error) {
+      if (error instanceof DecodeError) throw new CorruptFileError(name, error.message, { cause: error });
+      throw error;
+    }
+    tip = { name, version: BLOCK_STREAM_VERSION, hash: block.hash, blockNumber: block.number };
+    return applied;
+  }
+
+  /** The complete blocks after the tip, in order (at most `BLOCKS_PER_PASS`). */
+  function readyBlockPaths(dir: string): { ready: string[]; pending: number } {
+    const from = tip === null ? 0n : tip.blockNumber + 1n;
+    const entries = listBlocks(dir, from, BLOCKS_PER_PASS, !options.waitSignatures);
+    const ready = options.waitSignatures
+      ? readyBlocks(entries, { mode: "marker" })
+      : readyBlocks(entries, {
+          mode: "stable-size",
+          previousSizes: previousBlockSizes,
+          nowMs: Date.now(),
+          quietMs: options.quietMs ?? DEFAULT_QUIET_MS,
+        });
+    if (!options.waitSignatures) previousBlockSizes = new Map(entries.map((e) => [e.path, e.size]));
+    return { ready: ready.map((e) => e.path), pending: entries.length };
+  }
+
   /**
    * Applies `names[from..]` in one SQLite transaction until a group limit is reached (or `until`, exclusive).
    * Every file writes its own cursor and the store is flushed once, before the commit, so a commit always ends
    * at a file boundary. A file that fails undoes the whole group; the files before it are applied again as a
    * group of their own and committed, then its error is thrown.
    */
-  function applyGroup(names: readonly string[], from: number, until = names.length): AppliedFile[] {
+  function applyGroup(
+    write: (name: string) => AppliedFile,
+    names: readonly string[],
+    from: number,
+    until = names.length,
+  ): AppliedFile[] {
     const groupStarted = performance.now();
     const tipBefore = tip;
     const group: Array<{ applied: AppliedFile; durationMs: number }> = [];
@@ -141,7 +210,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     try {
       while (next < until) {
         const started = performance.now();
-        const applied = writeOne(names[next]!);
+        const applied = write(names[next]!);
         group.push({ applied, durationMs: performance.now() - started });
         groupTransactions += applied.transactions;
         next += 1;
@@ -164,7 +233,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
       // The files before the failing one are whole and in order: they commit without it (a failed commit is
       // thus tried once more). Not when stopping: an abandoned group is applied again by the next start.
       if (!(error instanceof AbandonedError)) {
-        for (let at = from; at < next; ) at += applyGroup(names, at, next).length;
+        for (let at = from; at < next; ) at += applyGroup(write, names, at, next).length;
       }
       throw error;
     }
@@ -178,7 +247,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
           transactions: applied.transactions,
           durationMs: rounded,
         },
-        "ingested record file",
+        applied.name.includes(".blk") ? "ingested block" : "ingested record file",
       );
       options.onCommitted?.(applied, rounded);
       committed.push(applied);
@@ -193,18 +262,40 @@ export function createIngestor(options: IngestorOptions): Ingestor {
       .length;
   }
 
+  /** Applies `names` in groups with `write`, until done or asked to stop. */
+  function applyAll(write: (name: string) => AppliedFile, names: readonly string[]): AppliedFile[] {
+    const applied: AppliedFile[] = [];
+    while (applied.length < names.length && !options.shouldStop?.()) {
+      applied.push(...applyGroup(write, names, applied.length));
+    }
+    return applied;
+  }
+
   return {
     ingestReady() {
-      const entries = listDir();
-      const names = ready(entries).map((entry) => entry.name);
       const applied: AppliedFile[] = [];
-      if (names.length > 0) options.onPlanned?.(names, countPending(entries.map((entry) => entry.name)));
-      while (applied.length < names.length && !options.shouldStop?.()) {
-        applied.push(...applyGroup(names, applied.length));
+      if (dir !== null && !onBlocks()) {
+        const entries = listDir(dir);
+        const names = ready(entries).map((entry) => entry.name);
+        const pending = countPending(entries.map((entry) => entry.name));
+        if (names.length > 0) options.onPlanned?.(names, pending);
+        applied.push(...applyAll((name) => writeOne(dir, name), names));
+        // Records first: blocks wait while a record file after the tip is still to come.
+        if (pending > names.length || options.shouldStop?.()) return applied;
+      }
+      if (blocksDir !== null) {
+        const { ready: paths, pending } = readyBlockPaths(blocksDir);
+        if (paths.length > 0) options.onPlanned?.(paths, pending);
+        applied.push(...applyAll((path) => writeBlock(blocksDir, path), paths));
       }
       return applied;
     },
-    pendingFiles: () => countPending(readdirSync(dir)),
+    pendingFiles() {
+      const records = dir !== null && !onBlocks() ? countPending(readdirSync(dir)) : 0;
+      const from = tip === null ? 0n : tip.blockNumber + 1n;
+      const blocks = blocksDir !== null ? listBlocks(blocksDir, from, BLOCKS_PER_PASS, false).length : 0;
+      return records + blocks;
+    },
     tip: () => tip,
   };
 }

@@ -3,7 +3,10 @@ import type { BalanceFileInfo } from "./balance-folder.ts";
 
 /** What the main thread hands the ingest worker. */
 export type IngestWorkerData = {
-  recordsDir: string;
+  /** The record stream folder (null: blocks only). */
+  recordsDir: string | null;
+  /** The block stream folder (null: records only). */
+  blocksDir?: string | null;
   dbPath: string;
   durable: boolean;
   waitSignatures: boolean;

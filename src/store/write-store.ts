@@ -51,6 +51,8 @@ export type WriteStore = {
   /** Consensus topics (migration 0012-topics). */
   topic: VersionedTable;
   insertRecordFile(row: RecordFileRow): void;
+  /** The proof of a block stream block (recorded unverified: TSS signatures cannot be checked in Node yet). */
+  insertBlockProof(row: { number: bigint; kind: string; verified: boolean }): void;
   setCursor(row: CursorRow): void;
   /** The transaction index (store/transaction-writes.ts). */
   insertTransaction(row: TransactionIndexRow): void;
@@ -184,6 +186,7 @@ export function createWriteStore(db: Db): WriteStore {
      VALUES (@number, @name, @version, @hapiMajor, @hapiMinor, @hapiPatch, @hash, @previousHash,
        @consensusStart, @consensusEnd, @count, @size, @gasUsed, @logsBloom)`,
   );
+  const insertBlockProof = db.prepare("INSERT INTO block_proof (number, kind, verified) VALUES (?, ?, ?)");
   const setCursor = db.prepare(
     `INSERT INTO ingest_cursor (id, file_name, version, hash, block_number, consensus_end)
      VALUES (1, @fileName, @version, @hash, @blockNumber, @consensusEnd)
@@ -241,6 +244,7 @@ export function createWriteStore(db: Db): WriteStore {
     network: createNetworkWrites(db),
     topic,
     insertRecordFile: (row) => insertRecordFile.run(row),
+    insertBlockProof: (row) => insertBlockProof.run(row.number, row.kind, row.verified ? 1 : 0),
     setCursor: (row) => setCursor.run(row),
     insertTransaction: (row) => transactions.insert(row),
     cutTransactionFile: () => transactions.cutFile(),

@@ -21,6 +21,7 @@ describe("mirrorlite --version and --help", () => {
     expect(serve.status).toBe(0);
     for (const [flag, variable] of [
       ["--records DIR", "MIRRORLITE_RECORDS"],
+      ["--blocks DIR", "MIRRORLITE_BLOCKS"],
       ["--db FILE", "MIRRORLITE_DB"],
       ["--port N", "MIRRORLITE_PORT"],
       ["--host H", "MIRRORLITE_HOST"],

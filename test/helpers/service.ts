@@ -33,7 +33,7 @@ export type TestResponse = { status: number; headers: Headers; text: string; bod
 
 /** Starts the real service (real worker, real SQLite file, real HTTP on an ephemeral port) on `recordsDir`. */
 export async function startTestService(
-  options: Partial<Config> & { recordsDir: string },
+  options: Partial<Config> & { recordsDir: string | null },
 ): Promise<TestService> {
   const config: Config = {
     db: ":memory:",

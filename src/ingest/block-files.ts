@@ -1,0 +1,121 @@
+/**
+ * Where block files are in a block stream folder, and when one is complete. Two layouts:
+ * - a node's folder (`blockStreams/block-0.0.3/`): flat, `<number>.blk[.gz|.zst|.zstd]` with the number padded to
+ *   36 digits, and `<number>.mf` written once the block is whole;
+ * - a bucket's nested layout: 19 digits split into four folders of 4 and a file of 3
+ *   (`0000/0000/0000/0000/007.blk.zstd`).
+ * A block's number is the decimal its digits spell, whatever the padding.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+export type BlockEntry = {
+  /** The path below the folder, e.g. `000…007.blk.zstd` or `0000/0000/0000/0000/007.blk.zstd`. */
+  path: string;
+  number: bigint;
+  size: number;
+  modifiedMs?: number;
+  /** Whether the `.mf` marker of this block exists beside it. */
+  marked: boolean;
+};
+
+const BLOCK_FILE = /^(\d{1,36})\.blk(?:\.gz|\.zst|\.zstd)?$/;
+const MARKER_FILE = /^(\d{1,36})\.mf$/;
+const BUCKET_DIR = /^\d{4}$/;
+const BUCKET_DEPTH = 4;
+const BUCKET_DIGITS = 19;
+
+/** How a listing judges completeness (see `readyBlocks`). */
+export type BlockCompleteness =
+  | { mode: "marker" }
+  | { mode: "stable-size"; previousSizes: ReadonlyMap<string, number>; nowMs: number; quietMs: number };
+
+/**
+ * The block files numbered `from` or more, in number order, at most `limit` of them (a bucket is walked only
+ * where such numbers can be). Sizes are read only when `withSizes` (completeness by stable size).
+ */
+export function listBlocks(dir: string, from: bigint, limit: number, withSizes: boolean): BlockEntry[] {
+  const found: BlockEntry[] = [];
+  const visit = (relative: string, digits: string, depth: number): void => {
+    let dirents: import("node:fs").Dirent[];
+    try {
+      dirents = readdirSync(join(dir, relative), { withFileTypes: true });
+    } catch {
+      return; // a folder removed meanwhile
+    }
+    const markers = new Set<bigint>();
+    const files: Array<{ name: string; number: bigint }> = [];
+    const folders: string[] = [];
+    for (const dirent of dirents) {
+      if (dirent.isDirectory()) {
+        if (depth < BUCKET_DEPTH && BUCKET_DIR.test(dirent.name)) folders.push(dirent.name);
+        continue;
+      }
+      const marker = MARKER_FILE.exec(dirent.name);
+      if (marker !== null) {
+        markers.add(BigInt(digits + marker[1]!));
+        continue;
+      }
+      const block = BLOCK_FILE.exec(dirent.name);
+      if (block === null) continue;
+      const number = BigInt(digits + block[1]!);
+      if (number >= from) files.push({ name: dirent.name, number });
+    }
+    files.sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
+    for (const file of files) {
+      const path = relative === "" ? file.name : `${relative}/${file.name}`;
+      const entry: BlockEntry = { path, number: file.number, size: 0, marked: markers.has(file.number) };
+      if (withSizes) {
+        try {
+          const stats = statSync(join(dir, path));
+          entry.size = stats.size;
+          entry.modifiedMs = stats.mtimeMs;
+        } catch {
+          entry.size = -1; // removed between listing and stat: never complete
+        }
+      }
+      found.push(entry);
+    }
+    folders.sort();
+    for (const folder of folders) {
+      if (found.length >= limit) return;
+      const prefix = digits + folder;
+      // Every number below this folder is at most the prefix followed by nines.
+      if (BigInt(prefix.padEnd(BUCKET_DIGITS, "9")) < from) continue;
+      visit(relative === "" ? folder : `${relative}/${folder}`, prefix, depth + 1);
+    }
+  };
+  visit("", "", 0);
+  found.sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
+  return found.slice(0, limit);
+}
+
+/**
+ * The leading blocks of `entries` (in number order) that are complete: marked by their `.mf`, or, without
+ * markers, of the same size as on the previous look or untouched for `quietMs`. Stops at the first that is not,
+ * so a later block is never applied before an earlier one.
+ */
+export function readyBlocks(entries: readonly BlockEntry[], completeness: BlockCompleteness): BlockEntry[] {
+  const ready: BlockEntry[] = [];
+  for (const entry of entries) {
+    const complete =
+      completeness.mode === "marker"
+        ? entry.marked
+        : entry.size > 0 &&
+          (completeness.previousSizes.get(entry.path) === entry.size ||
+            (entry.modifiedMs !== undefined &&
+              entry.modifiedMs <= completeness.nowMs - completeness.quietMs));
+    if (!complete) break;
+    ready.push(entry);
+  }
+  return ready;
+}
+
+/** The name a block is shown by (the blocks API's `name`): its file name, with a bucket's folders folded in. */
+export function blockDisplayName(path: string): string {
+  const parts = path.split("/");
+  if (parts.length === 1) return path;
+  const file = parts.at(-1)!;
+  const dot = file.indexOf(".");
+  return `${parts.slice(0, -1).join("")}${file.slice(0, dot)}${file.slice(dot)}`;
+}

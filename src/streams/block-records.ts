@@ -1,0 +1,527 @@
+/**
+ * Turns a block's transactions into the `TransactionRecord`s their record stream items would have held, as the
+ * mirror node importer's block transformers derive them (`BlockFileTransformer`,
+ * `AbstractBlockTransactionTransformer` and one transformer per transaction type): the result gives status,
+ * fee, transfer lists, token transfers, automatic associations, assessed custom fees and paid staking rewards;
+ * the body gives the transaction id and memo; outputs and state changes give new entity ids, total supplies,
+ * serial numbers, topic running hashes, schedule ids, pending airdrops and prng values.
+ *
+ * Transactions are transformed newest first, as the importer does: state changes hold what a whole transaction
+ * (with its children) left behind, so walking back from the end gives each earlier transaction its own value
+ * (the supply before a later mint, the next-highest new topic id).
+ */
+import { createHash } from "node:crypto";
+import Long from "long";
+import { CorruptFileError } from "../errors.ts";
+import type { BlockFile, BlockTransaction } from "./block-file.ts";
+import { signedTransactionField } from "./block-file.ts";
+import { OUTPUT, RESULT, TRACE } from "./block-items.ts";
+import { StateChangeContext } from "./block-state-changes.ts";
+import { toBigInt } from "./long.ts";
+import { proto } from "./proto.ts";
+import { WIRE_LENGTH_DELIMITED, WIRE_VARINT, WireReader } from "./protobuf-wire.ts";
+
+/** One transaction of a block as the record path would have seen it. */
+export type BlockRecord = {
+  /** The `TransactionBody` bytes of the signed transaction. */
+  bodyBytes: Uint8Array;
+  record: proto.TransactionRecord;
+  /** The `ethereum_nonce` of the updated account, for a CryptoUpdate that set a delegation address. */
+  accountEthereumNonce?: bigint;
+};
+
+const SUCCESS = new Set<number>([
+  proto.ResponseCodeEnum.SUCCESS,
+  proto.ResponseCodeEnum.FEE_SCHEDULE_FILE_PART_UPLOADED,
+  proto.ResponseCodeEnum.SUCCESS_BUT_MISSING_EXPECTED_OPERATION,
+]);
+/** `Utility.DEFAULT_RUNNING_HASH_VERSION` of the importer: topic running hash version 3. */
+const TOPIC_RUNNING_HASH_VERSION = 3;
+const EVM_ADDRESS_LENGTH = 20;
+
+type Linked = {
+  tx: BlockTransaction;
+  parent: Linked | null;
+  successful: boolean;
+  context: StateChangeContext | null;
+  body: proto.TransactionBody;
+  bodyBytes: Uint8Array;
+};
+
+/** The records of `block`'s transactions, in block order. Throws `CorruptFileError` on undecodable content. */
+export function blockRecords(block: BlockFile): BlockRecord[] {
+  const linked: Linked[] = [];
+  let previous: Linked | null = null;
+  for (const tx of block.transactions) {
+    const bodyBytes = signedTransactionField(tx.signedTransactionBytes, 1) ?? new Uint8Array();
+    let body: proto.TransactionBody;
+    try {
+      body = proto.TransactionBody.decode(bodyBytes);
+    } catch (cause) {
+      throw new CorruptFileError(
+        block.name,
+        `transaction at ${tx.consensusNs} does not decode: ${(cause as Error).message}`,
+        { cause },
+      );
+    }
+    const parent = parentOf(tx, previous);
+    const current: Linked = {
+      tx,
+      parent,
+      successful: (parent === null || parent.successful) && SUCCESS.has(tx.status),
+      context: null,
+      body,
+      bodyBytes,
+    };
+    linked.push(current);
+    previous = current;
+  }
+  const records = new Array<BlockRecord>(linked.length);
+  for (let index = linked.length - 1; index >= 0; index--) {
+    records[index] = transform(block.name, linked[index]!);
+  }
+  return records;
+}
+
+/** The importer's `BlockTransaction.parseParent`: the previous transaction, its parent, or its grandparent. */
+function parentOf(tx: BlockTransaction, previous: Linked | null): Linked | null {
+  const parentNs = tx.parentConsensusNs;
+  if (parentNs === null || previous === null) return null;
+  if (parentNs === previous.tx.consensusNs) return previous;
+  const up = previous.parent;
+  if (up !== null && parentNs === up.tx.consensusNs) return up;
+  if (up !== null && up.tx.parentConsensusNs !== null && parentNs === up.tx.parentConsensusNs)
+    return up.parent;
+  return null;
+}
+
+function contextOf(name: string, item: Linked): StateChangeContext {
+  if (item.parent !== null) return contextOf(name, item.parent);
+  item.context ??= new StateChangeContext(name, item.tx.stateChanges);
+  return item.context;
+}
+
+function transform(name: string, item: Linked): BlockRecord {
+  const { tx, body } = item;
+  const result = readResult(name, tx.resultBytes);
+  const receipt = proto.TransactionReceipt.create({ status: tx.status });
+  const record = proto.TransactionRecord.create({
+    receipt,
+    assessedCustomFees: result.assessedCustomFees,
+    automaticTokenAssociations: result.automaticTokenAssociations,
+    paidStakingRewards: result.paidStakingRewards,
+    tokenTransferLists: result.tokenTransferLists,
+    consensusTimestamp: result.consensusTimestamp,
+    transactionFee: result.transactionFee,
+    transactionHash: transactionHash(tx.signedTransactionBytes),
+    transactionID: body.transactionID,
+    transferList: result.transferList,
+  });
+  if (body.memo.length > 0) record.memo = body.memo;
+  if (result.parentConsensusTimestamp !== null)
+    record.parentConsensusTimestamp = result.parentConsensusTimestamp;
+  if (result.scheduleRef !== null) record.scheduleRef = result.scheduleRef;
+  const outputs = tx.outputs.map((bytes) => outputOf(name, bytes));
+  const output = (kind: number) => outputs.find((o) => o.kind === kind)?.bytes;
+  transformContractResult(record, receipt, output);
+  const out: BlockRecord = { bodyBytes: item.bodyBytes, record };
+  const context = () => contextOf(name, item);
+  const missing = (what: string): never => {
+    throw new CorruptFileError(name, `${body.data} at ${tx.consensusNs}: ${what} not found in the block`);
+  };
+  if (body.data === "scheduleCreate") {
+    if (!item.successful && tx.status !== proto.ResponseCodeEnum.IDENTICAL_SCHEDULE_ALREADY_CREATED)
+      return out;
+    const bytes = output(OUTPUT.createSchedule) ?? missing("the create_schedule output");
+    const created = decodeFields(name, bytes);
+    const scheduleId = created.get(1);
+    if (scheduleId !== undefined) receipt.scheduleID = proto.ScheduleID.decode(scheduleId);
+    const scheduled = created.get(2);
+    if (scheduled !== undefined) receipt.scheduledTransactionID = proto.TransactionID.decode(scheduled);
+    return out;
+  }
+  if (!item.successful) return out;
+  switch (body.data) {
+    case "cryptoCreateAccount": {
+      const alias = body.cryptoCreateAccount?.alias;
+      if (alias !== undefined && alias !== null && alias.length === EVM_ADDRESS_LENGTH)
+        record.evmAddress = alias;
+      const bytes = output(OUTPUT.accountCreate) ?? missing("the account_create output");
+      const created = decodeFields(name, bytes).get(1);
+      if (created !== undefined) receipt.accountID = proto.AccountID.decode(created);
+      break;
+    }
+    case "cryptoUpdateAccount": {
+      const update = body.cryptoUpdateAccount;
+      const target = update?.accountIDToUpdate;
+      let resolved: proto.IAccountID | undefined;
+      if (target?.accountNum != null) resolved = target;
+      else if (target?.alias != null && target.alias.length > 0)
+        resolved = context().accountIdByAlias(target.alias);
+      if (resolved !== undefined) receipt.accountID = proto.AccountID.create(resolved);
+      const delegation = (update as { delegationAddress?: Uint8Array } | null | undefined)?.delegationAddress;
+      if (delegation !== undefined && delegation.length > 0 && resolved !== undefined) {
+        const account = context().account(resolved);
+        if (account !== undefined) out.accountEthereumNonce = toBigInt(account.ethereumNonce);
+      }
+      break;
+    }
+    case "tokenCreation": {
+      receipt.newTotalSupply = toUnsignedLong(toBigInt(body.tokenCreation?.initialSupply));
+      receipt.tokenID = context().newTokenId() ?? missing("the new token in state changes");
+      break;
+    }
+    case "tokenMint": {
+      const serials: bigint[] = [];
+      for (const list of result.tokenTransferLists) {
+        for (const nft of list.nftTransfers ?? []) serials.push(toBigInt(nft.serialNumber));
+      }
+      serials.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      receipt.serialNumbers = serials.map((s) => Long.fromString(s.toString()));
+      const mint = body.tokenMint;
+      const amount = toBigInt(mint?.amount) + BigInt(mint?.metadata?.length ?? 0);
+      setSupply(receipt, context(), mint?.token, -amount, missing);
+      break;
+    }
+    case "tokenBurn": {
+      const burn = body.tokenBurn;
+      setSupply(
+        receipt,
+        context(),
+        burn?.token,
+        toBigInt(burn?.amount) + BigInt(burn?.serialNumbers?.length ?? 0),
+        missing,
+      );
+      break;
+    }
+    case "tokenWipe": {
+      const wipe = body.tokenWipe;
+      setSupply(
+        receipt,
+        context(),
+        wipe?.token,
+        toBigInt(wipe?.amount) + BigInt(wipe?.serialNumbers?.length ?? 0),
+        missing,
+      );
+      break;
+    }
+    case "consensusCreateTopic":
+      receipt.topicID = context().newTopicId() ?? missing("the new topic in state changes");
+      break;
+    case "consensusSubmitMessage": {
+      receipt.topicRunningHashVersion = Long.fromNumber(TOPIC_RUNNING_HASH_VERSION, true);
+      const topicId = body.consensusSubmitMessage?.topicID;
+      const message =
+        submitMessageTrace(name, tx.traces) ??
+        (topicId == null ? undefined : context().topicMessage(topicId));
+      if (message !== undefined) {
+        receipt.topicRunningHash = message.runningHash;
+        receipt.topicSequenceNumber = Long.fromValue(message.sequenceNumber);
+      }
+      break;
+    }
+    case "fileCreate":
+      receipt.fileID = context().newFileId() ?? missing("the new file in state changes");
+      break;
+    case "nodeCreate": {
+      const nodeId = context().newNodeId() ?? missing("the new node in state changes");
+      receipt.nodeId = Long.fromString(nodeId.toString(), true);
+      break;
+    }
+    case "scheduleSign": {
+      const bytes = output(OUTPUT.signSchedule);
+      const scheduled = bytes === undefined ? undefined : decodeFields(name, bytes).get(1);
+      if (scheduled !== undefined) receipt.scheduledTransactionID = proto.TransactionID.decode(scheduled);
+      break;
+    }
+    case "tokenAirdrop":
+      record.newPendingAirdrops = pendingAirdrops(body.tokenAirdrop, result.tokenTransferLists, context());
+      break;
+    case "utilPrng": {
+      const bytes = output(OUTPUT.utilPrng) ?? missing("the util_prng output");
+      const reader = new WireReader(name, bytes, "UtilPrngOutput");
+      while (reader.pos < bytes.length) {
+        const tag = reader.tag(bytes.length);
+        if (tag >>> 3 === 1 && (tag & 7) === WIRE_LENGTH_DELIMITED)
+          record.prngBytes = reader.lengthDelimited(bytes.length);
+        else if (tag >>> 3 === 2 && (tag & 7) === WIRE_VARINT) record.prngNumber = reader.int32(bytes.length);
+        else reader.skip(tag & 7, bytes.length);
+      }
+      break;
+    }
+    default:
+  }
+  return out;
+}
+
+function setSupply(
+  receipt: proto.TransactionReceipt,
+  context: StateChangeContext,
+  tokenId: proto.ITokenID | null | undefined,
+  change: bigint,
+  missing: (what: string) => never,
+): void {
+  const supply = tokenId == null ? undefined : context.trackTokenSupply(tokenId, change);
+  receipt.newTotalSupply = toUnsignedLong(supply ?? missing("the token's supply in state changes"));
+}
+
+/**
+ * Pending airdrops as the importer's `TokenAirdropTransformer` finds them: every credit in the body that the
+ * result did not pay is pending; a fungible one's amount is what state holds for it.
+ */
+function pendingAirdrops(
+  airdrop: proto.ITokenAirdropTransactionBody | null | undefined,
+  resultTransfers: readonly proto.ITokenTransferList[],
+  context: StateChangeContext,
+): proto.PendingAirdropRecord[] {
+  const credited = new Set<string>();
+  for (const list of resultTransfers) {
+    const token = idString(list.token);
+    for (const aa of list.transfers ?? [])
+      if (toBigInt(aa.amount) > 0n) credited.add(`${idString(aa.accountID)}/${token}`);
+    for (const nft of list.nftTransfers ?? []) credited.add(`${idString(nft.receiverAccountID)}/${token}`);
+  }
+  const records: proto.PendingAirdropRecord[] = [];
+  for (const list of airdrop?.tokenTransfers ?? []) {
+    const token = idString(list.token);
+    let sender: proto.IAccountID | null = null;
+    const credits: proto.IAccountAmount[] = [];
+    for (const aa of list.transfers ?? []) {
+      if (toBigInt(aa.amount) < 0n) sender = aa.accountID ?? null;
+      else if (!credited.has(`${idString(aa.accountID)}/${token}`)) credits.push(aa);
+    }
+    for (const aa of credits) {
+      const id = proto.PendingAirdropId.create({
+        receiverId: aa.accountID,
+        senderId: sender,
+        fungibleTokenType: list.token,
+      });
+      const amount = toBigInt(aa.amount);
+      const inState = context.trackPendingFungibleAirdrop(id, amount);
+      records.push(
+        proto.PendingAirdropRecord.create({
+          pendingAirdropId: id,
+          pendingAirdropValue: { amount: toUnsignedLong(inState ?? amount) },
+        }),
+      );
+    }
+    for (const nft of list.nftTransfers ?? []) {
+      if (credited.has(`${idString(nft.receiverAccountID)}/${token}`)) continue;
+      const id = proto.PendingAirdropId.create({
+        senderId: nft.senderAccountID,
+        receiverId: nft.receiverAccountID,
+        nonFungibleToken: { token_ID: list.token, serialNumber: nft.serialNumber },
+      });
+      records.push(proto.PendingAirdropRecord.create({ pendingAirdropId: id }));
+    }
+  }
+  return records;
+}
+
+function idString(id: object | null | undefined): string {
+  return id == null
+    ? ""
+    : Buffer.from(proto.AccountID.encode(id as proto.IAccountID).finish()).toString("hex");
+}
+
+/** Contract call/create results from the EVM transaction result of the output (base transformer). */
+function transformContractResult(
+  record: proto.TransactionRecord,
+  receipt: proto.TransactionReceipt,
+  output: (kind: number) => Uint8Array | undefined,
+): void {
+  let evm: Uint8Array | undefined;
+  let create = false;
+  const call = output(OUTPUT.contractCall);
+  const created = output(OUTPUT.contractCreate);
+  const ethereum = output(OUTPUT.ethereumCall);
+  if (call !== undefined) evm = decodeFields("", call).get(1);
+  else if (created !== undefined) {
+    evm = decodeFields("", created).get(1);
+    create = true;
+  } else if (ethereum !== undefined) {
+    const fields = decodeFields("", ethereum);
+    evm = fields.get(1) ?? fields.get(2);
+    create = !fields.has(1) && fields.has(2);
+  }
+  if (evm === undefined) return;
+  const evmResult = proto.EvmTransactionResult.decode(evm);
+  const result = proto.ContractFunctionResult.create({
+    contractCallResult: evmResult.resultData,
+    errorMessage: evmResult.errorMessage,
+    gasUsed: evmResult.gasUsed,
+  });
+  if (evmResult.contractNonces.length > 0) result.contractNonces = evmResult.contractNonces;
+  if (evmResult.contractId != null) {
+    result.contractID = evmResult.contractId;
+    receipt.contractID = evmResult.contractId;
+  }
+  if (evmResult.senderId != null) result.senderId = evmResult.senderId;
+  if (evmResult.signerNonce != null) result.signerNonce = evmResult.signerNonce;
+  const internal = evmResult.internalCallContext;
+  if (internal != null) {
+    if (internal.value != null) result.amount = internal.value;
+    if (internal.callData != null) result.functionParameters = internal.callData;
+    if (internal.gas != null) result.gas = internal.gas;
+  }
+  if (create) record.contractCreateResult = result;
+  else record.contractCallResult = result;
+}
+
+type Result = {
+  consensusTimestamp: proto.Timestamp | null;
+  parentConsensusTimestamp: proto.Timestamp | null;
+  scheduleRef: proto.ScheduleID | null;
+  transactionFee: Long;
+  transferList: proto.TransferList | null;
+  tokenTransferLists: proto.TokenTransferList[];
+  automaticTokenAssociations: proto.TokenAssociation[];
+  paidStakingRewards: proto.AccountAmount[];
+  assessedCustomFees: proto.AssessedCustomFee[];
+};
+
+function readResult(name: string, bytes: Uint8Array): Result {
+  const reader = new WireReader(name, bytes, "TransactionResult");
+  const result: Result = {
+    consensusTimestamp: null,
+    parentConsensusTimestamp: null,
+    scheduleRef: null,
+    transactionFee: Long.UZERO,
+    // The importer always sets a transfer list, empty when the result has none.
+    transferList: proto.TransferList.create(),
+    tokenTransferLists: [],
+    automaticTokenAssociations: [],
+    paidStakingRewards: [],
+    assessedCustomFees: [],
+  };
+  try {
+    while (reader.pos < bytes.length) {
+      const tag = reader.tag(bytes.length);
+      const field = tag >>> 3;
+      if (field === RESULT.transactionFeeCharged && (tag & 7) === WIRE_VARINT) {
+        result.transactionFee = toUnsignedLong(BigInt.asUintN(64, reader.int64(bytes.length)));
+        continue;
+      }
+      if ((tag & 7) !== WIRE_LENGTH_DELIMITED) {
+        reader.skip(tag & 7, bytes.length);
+        continue;
+      }
+      const value = reader.lengthDelimited(bytes.length);
+      switch (field) {
+        case RESULT.consensusTimestamp:
+          result.consensusTimestamp = proto.Timestamp.decode(value);
+          break;
+        case RESULT.parentConsensusTimestamp:
+          result.parentConsensusTimestamp = proto.Timestamp.decode(value);
+          break;
+        case RESULT.scheduleRef:
+          result.scheduleRef = proto.ScheduleID.decode(value);
+          break;
+        case RESULT.transferList:
+          result.transferList = proto.TransferList.decode(value);
+          break;
+        case RESULT.tokenTransferLists:
+          result.tokenTransferLists.push(proto.TokenTransferList.decode(value));
+          break;
+        case RESULT.automaticTokenAssociations:
+          result.automaticTokenAssociations.push(proto.TokenAssociation.decode(value));
+          break;
+        case RESULT.paidStakingRewards:
+          result.paidStakingRewards.push(proto.AccountAmount.decode(value));
+          break;
+        case RESULT.assessedCustomFees:
+          result.assessedCustomFees.push(proto.AssessedCustomFee.decode(value));
+          break;
+        default:
+      }
+    }
+  } catch (cause) {
+    if (cause instanceof CorruptFileError) throw cause;
+    throw new CorruptFileError(name, `a transaction result does not decode: ${(cause as Error).message}`, {
+      cause,
+    });
+  }
+  return result;
+}
+
+function outputOf(name: string, bytes: Uint8Array): { kind: number; bytes: Uint8Array } {
+  const reader = new WireReader(name, bytes, "TransactionOutput");
+  let kind = 0;
+  let value: Uint8Array = new Uint8Array();
+  while (reader.pos < bytes.length) {
+    const tag = reader.tag(bytes.length);
+    if ((tag & 7) === WIRE_LENGTH_DELIMITED) {
+      kind = tag >>> 3;
+      value = reader.lengthDelimited(bytes.length);
+    } else reader.skip(tag & 7, bytes.length);
+  }
+  return { kind, bytes: value };
+}
+
+/** The length-delimited fields of a small message, by number. */
+function decodeFields(name: string, bytes: Uint8Array): Map<number, Uint8Array> {
+  const reader = new WireReader(name, bytes, "output");
+  const fields = new Map<number, Uint8Array>();
+  while (reader.pos < bytes.length) {
+    const tag = reader.tag(bytes.length);
+    if ((tag & 7) === WIRE_LENGTH_DELIMITED) fields.set(tag >>> 3, reader.lengthDelimited(bytes.length));
+    else reader.skip(tag & 7, bytes.length);
+  }
+  return fields;
+}
+
+/** The submit-message trace data's sequence number and running hash, when the block carries one. */
+function submitMessageTrace(
+  name: string,
+  traces: readonly Uint8Array[],
+): { sequenceNumber: Long; runningHash: Uint8Array } | undefined {
+  for (const trace of traces) {
+    const data = decodeFields(name, trace).get(TRACE.submitMessage);
+    if (data === undefined) continue;
+    const reader = new WireReader(name, data, "SubmitMessageTraceData");
+    let sequenceNumber = Long.ZERO;
+    let runningHash: Uint8Array = new Uint8Array();
+    while (reader.pos < data.length) {
+      const tag = reader.tag(data.length);
+      if (tag >>> 3 === TRACE.sequenceNumber && (tag & 7) === WIRE_VARINT) {
+        sequenceNumber = Long.fromString(reader.int64(data.length).toString());
+      } else if (tag >>> 3 === TRACE.runningHash && (tag & 7) === WIRE_LENGTH_DELIMITED) {
+        runningHash = reader.lengthDelimited(data.length);
+      } else reader.skip(tag & 7, data.length);
+    }
+    return { sequenceNumber, runningHash };
+  }
+  return undefined;
+}
+
+/**
+ * SHA-384 of the signed transaction bytes, as the importer computes a block transaction's hash; a signed
+ * transaction made from a legacy body-bytes-and-signature-map `Transaction` hashes that `Transaction` instead.
+ */
+function transactionHash(signed: Uint8Array): Uint8Array {
+  const legacy = signedTransactionFlag(signed);
+  if (!legacy) return createHash("sha384").update(signed).digest();
+  const bodyBytes = signedTransactionField(signed, 1) ?? new Uint8Array();
+  const sigMap = signedTransactionField(signed, 2);
+  const transaction = proto.Transaction.encode({
+    bodyBytes,
+    ...(sigMap === null ? {} : { sigMap: proto.SignatureMap.decode(sigMap) }),
+  }).finish();
+  return createHash("sha384").update(transaction).digest();
+}
+
+/** `SignedTransaction.use_serialized_tx_message_hash_algorithm` (field 3). */
+function signedTransactionFlag(signed: Uint8Array): boolean {
+  const reader = new WireReader("", signed, "SignedTransaction");
+  let flag = false;
+  while (reader.pos < signed.length) {
+    const tag = reader.tag(signed.length);
+    if (tag >>> 3 === 3 && (tag & 7) === WIRE_VARINT) flag = reader.uint32(signed.length) !== 0;
+    else reader.skip(tag & 7, signed.length);
+  }
+  return flag;
+}
+
+function toUnsignedLong(value: bigint): Long {
+  return Long.fromString(BigInt.asUintN(64, value).toString(), true);
+}
