@@ -193,6 +193,12 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
        ORDER BY account_id LIMIT 1`,
     )
     .pluck();
+  const firstAccount = db
+    .prepare(
+      `SELECT account_id FROM transaction_account WHERE account_id >= ? AND account_id <= ?
+       ORDER BY account_id LIMIT 1`,
+    )
+    .pluck();
   const groupsDown = db.prepare(
     `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns <= ?
      ORDER BY first_ns DESC`,
@@ -352,13 +358,21 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
   };
 
   /** Seeks every key between `from` and `to` (inclusive) that `next` finds. */
-  function* keys(next: (after: bigint, to: bigint) => bigint | undefined, from: bigint, to: bigint) {
-    let after = from - 1n;
-    for (;;) {
-      const key = next(after, to);
-      if (key === undefined) return;
+  /**
+   * Seeks every key between `from` and `to` (inclusive): `first` finds the first at or after a bound, `next` the
+   * next after one (`from` may be the smallest int64, which has nothing below it to start after).
+   */
+  function* keys(
+    next: (after: bigint, to: bigint) => bigint | undefined,
+    from: bigint,
+    to: bigint,
+    first: (from: bigint, to: bigint) => bigint | undefined = (at, upTo) => next(at - 1n, upTo),
+  ) {
+    let key = first(from, to);
+    while (key !== undefined) {
       yield key;
-      after = key;
+      if (key >= to) return;
+      key = next(key, to);
     }
   }
 
@@ -470,8 +484,9 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
         );
       case "range": {
         const next = (after: bigint, to: bigint) => nextAccount.get(after, to) as bigint | undefined;
+        const first = (from: bigint, to: bigint) => firstAccount.get(from, to) as bigint | undefined;
         const accounts: bigint[] = [];
-        for (const accountId of keys(next, scope.lower, scope.upper)) {
+        for (const accountId of keys(next, scope.lower, scope.upper, first)) {
           if (scope.excluded.has(accountId)) continue;
           if (accounts.length === MAX_RANGE_ACCOUNTS) return scanRange(scope, query, time);
           accounts.push(accountId);

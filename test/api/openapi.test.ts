@@ -55,6 +55,8 @@ describe("the OpenAPI document", () => {
         "/api/v1/tokens/{tokenId}/nfts",
         "/api/v1/tokens/{tokenId}/nfts/{serialNumber}",
         "/api/v1/tokens/{tokenId}/nfts/{serialNumber}/transactions",
+        "/api/v1/transactions",
+        "/api/v1/transactions/{transactionIdOrHash}",
         "/health/liveness",
         "/health/readiness",
         "/api/v1/docs",

@@ -20,7 +20,13 @@ export type ValueKind =
   | "hashOrNumber"
   | "fileId"
   | "nodeId"
-  | "supplyQuery";
+  | "supplyQuery"
+  | "transactionType"
+  | "transactionResult"
+  | "creditDebit"
+  | "transactionIdOrHash"
+  | "nonce"
+  | "scheduled";
 
 /**
  * - `node`: `{"_status":{"messages":[{"message":"..."}]}}` (tokens, blocks: the Node mirror node);
@@ -37,7 +43,7 @@ export type FuzzEndpoint = {
   readonly scenario: FuzzScenario;
 };
 
-export type FuzzScenario = "tokens-group-nfts" | "network" | "network-supply";
+export type FuzzScenario = "tokens-group-nfts" | "network" | "network-supply" | "transactions";
 
 const pages = { limit: "limit", order: "order" } as const;
 const balances = {
@@ -141,6 +147,27 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
     scenario: "tokens-group-nfts",
     pathParams: { hashOrNumber: "hashOrNumber" },
     query: {},
+  },
+  {
+    path: "/api/v1/transactions",
+    errorStyle: "node",
+    scenario: "transactions",
+    pathParams: {},
+    query: {
+      "account.id": "accountId",
+      timestamp: "timestamp",
+      transactiontype: "transactionType",
+      result: "transactionResult",
+      type: "creditDebit",
+      ...pages,
+    },
+  },
+  {
+    path: "/api/v1/transactions/{transactionIdOrHash}",
+    errorStyle: "node",
+    scenario: "transactions",
+    pathParams: { transactionIdOrHash: "transactionIdOrHash" },
+    query: { nonce: "nonce", scheduled: "scheduled" },
   },
   {
     path: "/api/v1/network/exchangerate",

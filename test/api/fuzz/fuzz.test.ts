@@ -23,6 +23,7 @@ const scenarios = {
   "tokens-group-nfts": useScenario("tokens-group-nfts"),
   network: useScenario("network"),
   "network-supply": useScenario("network-supply", { balances: true }),
+  transactions: useScenario("transactions"),
 } satisfies Record<FuzzScenario, unknown>;
 
 /** Throws unless `body` is an error body of the given style. */
