@@ -6,6 +6,7 @@
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
  *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, ingest-speed, block-ingest
  *   npm run bench -- ingest-speed --large   # with the 1M-transaction scaling point (several minutes more)
+ *   npm run bench -- transactions --baseline=REF   # ingest speed next to the build of git ref REF too
  */
 import { benchBlockIngest } from "./block-ingest.ts";
 import { benchBlocks } from "./blocks.ts";
@@ -16,6 +17,7 @@ import { benchNetwork } from "./network.ts";
 import { benchNetworkSupply } from "./network-supply.ts";
 import { benchStartup, summarize } from "./startup.ts";
 import { benchTokensGroup } from "./tokens-group.ts";
+import { benchTransactions } from "./transactions.ts";
 
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith("--"));
 const parts = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
@@ -79,6 +81,22 @@ if (wanted("fees")) {
 if (wanted("supply")) {
   console.log("== network supply");
   for (const r of await benchNetworkSupply()) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("transactions")) {
+  console.log("== transactions");
+  const baseline = flags.find((flag) => flag.startsWith("--baseline="))?.slice("--baseline=".length);
+  const { ingest, size, results } = await benchTransactions(baseline === undefined ? {} : { baseline });
+  for (const r of results) verdict(r.name, r.ratio, r.target);
+  const bytes = size.bytesPerTransaction;
+  verdicts.push(
+    `${"transaction index, bytes per transaction".padEnd(56)} ${bytes.toFixed(0)} (target 400) ${bytes <= 400 ? "met" : "MISSED"}`,
+  );
+  if (ingest.slowdown !== null) {
+    const slower = ingest.slowdown * 100;
+    verdicts.push(
+      `${`ingest slowdown next to ${baseline}`.padEnd(56)} ${slower.toFixed(1)}% (target 15%) ${slower <= 15 ? "met" : "MISSED"}`,
+    );
+  }
 }
 console.log("\n== summary");
 for (const line of verdicts) console.log(line);

@@ -109,13 +109,37 @@ export class PackWriter {
   }
 
   /** A signed integer, zig-zag encoded. */
-  signed(value: bigint): void {
-    if (value < SMALL && value > -SMALL) {
+  signed(value: bigint | number): void {
+    if (
+      typeof value === "number"
+        ? Number.isSafeInteger(value) && Math.abs(value) < 2 ** 50
+        : value < SMALL && value > -SMALL
+    ) {
       const n = Number(value);
       this.unsigned(n >= 0 ? n * 2 : -n * 2 - 1);
       return;
     }
-    this.unsigned(value >= 0n ? value << 1n : (-value << 1n) - 1n);
+    const big = BigInt(value);
+    this.unsigned(big >= 0n ? big << 1n : (-big << 1n) - 1n);
+  }
+
+  /** A signed integer or null: 0 for null, else the zig-zag value plus one. */
+  nullableSigned(value: bigint | number | null): void {
+    if (value === null) {
+      this.unsigned(0);
+      return;
+    }
+    if (
+      typeof value === "number"
+        ? Number.isSafeInteger(value) && Math.abs(value) < 2 ** 50
+        : value < SMALL && value > -SMALL
+    ) {
+      const n = Number(value);
+      this.unsigned((n >= 0 ? n * 2 : -n * 2 - 1) + 1);
+      return;
+    }
+    const big = BigInt(value);
+    this.unsigned((big >= 0n ? big << 1n : (-big << 1n) - 1n) + 1n);
   }
 
   bytes(value: Uint8Array): void {
@@ -179,6 +203,12 @@ export class PackReader {
     return (z & 1n) === 0n ? z >> 1n : -((z + 1n) >> 1n);
   }
 
+  nullableSigned(): bigint | null {
+    const z = this.unsigned();
+    if (z === 0n) return null;
+    return ((z - 1n) & 1n) === 0n ? (z - 1n) >> 1n : -(z >> 1n);
+  }
+
   bytesValue(): Uint8Array {
     const length = this.count();
     if (this.pos + length > this.bytes.length) throw new RangeError("packed bytes run past the end");
@@ -193,9 +223,9 @@ export class PackReader {
   }
 }
 
-/** Packs an hbar transfer list: per entry the account (its approval flag folded in) and the amount. */
-export function packHbarTransfers(writer: PackWriter, transfers: readonly HbarTransfer[]): Uint8Array | null {
-  writer.reset();
+/** Writes an hbar transfer list: its length, then per entry the account (approval flag folded in) and amount. */
+function writeHbarTransfers(writer: PackWriter, transfers: readonly HbarTransfer[]): void {
+  writer.unsigned(transfers.length);
   for (const { accountId, amount, isApproval } of transfers) {
     if (accountId >= 0n && accountId < SMALL) {
       writer.unsigned(Number(accountId) * 4 + (isApproval ? 1 : 0));
@@ -205,14 +235,11 @@ export function packHbarTransfers(writer: PackWriter, transfers: readonly HbarTr
     }
     writer.signed(amount);
   }
-  return writer.finish();
 }
 
-export function unpackHbarTransfers(blob: Uint8Array | null): HbarTransfer[] {
-  if (blob === null || blob.length === 0) return [];
-  const reader = new PackReader(blob);
+function readHbarTransfers(reader: PackReader): HbarTransfer[] {
   const out: HbarTransfer[] = [];
-  while (!reader.done) {
+  for (let n = reader.count(); n > 0; n--) {
     const key = reader.unsigned();
     const zigzag = key >> 1n;
     const accountId = (zigzag & 1n) === 0n ? zigzag >> 1n : -((zigzag + 1n) >> 1n);
@@ -221,7 +248,7 @@ export function unpackHbarTransfers(blob: Uint8Array | null): HbarTransfer[] {
   return out;
 }
 
-/** True when nothing in the extras needs a blob. */
+/** True when the extras hold nothing (no section to write). */
 function isEmpty(extras: TransactionExtras): boolean {
   return (
     extras.stakingRewardTransfers.length === 0 &&
@@ -233,9 +260,7 @@ function isEmpty(extras: TransactionExtras): boolean {
   );
 }
 
-export function packExtras(writer: PackWriter, extras: TransactionExtras): Uint8Array | null {
-  if (isEmpty(extras)) return null;
-  writer.reset();
+function writeExtras(writer: PackWriter, extras: TransactionExtras): void {
   if (extras.stakingRewardTransfers.length > 0) {
     writer.unsigned(SECTION_STAKING_REWARDS);
     writer.unsigned(extras.stakingRewardTransfers.length);
@@ -277,11 +302,11 @@ export function packExtras(writer: PackWriter, extras: TransactionExtras): Uint8
       writer.signed(validStartNs);
     }
   }
-  return writer.finish();
 }
 
-export function unpackExtras(blob: Uint8Array | null): TransactionExtras {
-  if (blob === null || blob.length === 0) return NO_EXTRAS;
+/** Reads the extras sections that follow in `reader` (to its end). */
+function readExtras(reader: PackReader): TransactionExtras {
+  if (reader.done) return NO_EXTRAS;
   const extras: TransactionExtras = {
     stakingRewardTransfers: [],
     assessedCustomFees: [],
@@ -290,7 +315,6 @@ export function unpackExtras(blob: Uint8Array | null): TransactionExtras {
     highVolumePricingMultiplier: 0n,
     innerTransactions: [],
   };
-  const reader = new PackReader(blob);
   while (!reader.done) {
     const section = reader.count();
     switch (section) {
@@ -335,27 +359,98 @@ export function unpackExtras(blob: Uint8Array | null): TransactionExtras {
   return extras;
 }
 
-/** Packs consensus times after a first one (strictly increasing) as varint deltas; null when there are none. */
-export function packTimes(writer: PackWriter, first: bigint, later: readonly bigint[]): Uint8Array | null {
-  if (later.length === 0) return null;
-  writer.reset();
-  let previous = first;
-  for (const time of later) {
-    writer.unsigned(time - previous);
-    previous = time;
+/**
+ * The offsets from `first` of a transaction_account row's later times, as numbers: exact, since a row's times
+ * lie within one record file (the writer starts another row past 2^52 ns).
+ */
+export function unpackOffsets(blob: Uint8Array | null): number[] {
+  const offsets: number[] = [];
+  if (blob === null || blob.length === 0) return offsets;
+  let offset = 0;
+  let pos = 0;
+  while (pos < blob.length) {
+    let delta = 0;
+    let scale = 1;
+    for (;;) {
+      const b = blob[pos++];
+      if (b === undefined) throw new RangeError("packed varint runs past the end");
+      delta += (b & 127) * scale;
+      if (b < 128) break;
+      scale *= 128;
+    }
+    offset += delta;
+    offsets.push(offset);
   }
-  return writer.finish();
+  return offsets;
 }
 
-/** The times of a transaction_account row: `first`, then each packed delta added on. */
-export function unpackTimes(first: bigint, blob: Uint8Array | null): bigint[] {
-  const times = [first];
-  if (blob === null || blob.length === 0) return times;
-  const reader = new PackReader(blob);
-  let time = first;
-  while (!reader.done) {
-    time += reader.unsigned();
-    times.push(time);
-  }
-  return times;
+/** The columns of a transaction row kept packed in `transaction.details`, and its lists. */
+export type TransactionDetails = {
+  chargedFee: bigint;
+  maxFee: bigint;
+  validDurationSeconds: bigint | null;
+  nodeId: bigint | null;
+  entityId: bigint | null;
+  parentNs: bigint | null;
+  /** Empty when the body has no memo. */
+  memo: Uint8Array;
+  transfers: HbarTransfer[];
+  extras: TransactionExtras;
+};
+
+type DetailsInput = {
+  chargedFee: bigint | number;
+  maxFee: bigint | number;
+  validDurationSeconds: bigint | number | null;
+  nodeId: bigint | number | null;
+  entityId: bigint | number | null;
+  parentNs: bigint | null;
+  memo: Uint8Array | null;
+  transfers: readonly HbarTransfer[];
+  extras: TransactionExtras | null;
+};
+
+/**
+ * Packs a transaction's details: charged fee, max fee, then nullable valid duration, node, entity and parent
+ * (as its distance back from the consensus time), the memo's bytes, the hbar transfers, and the extras sections
+ * to the end. One blob instead of a column each: a row reads as fast as it writes.
+ */
+export function packDetails(writer: PackWriter, consensusNs: bigint, details: DetailsInput): Uint8Array {
+  writer.reset();
+  writer.signed(details.chargedFee);
+  writer.signed(details.maxFee);
+  writer.nullableSigned(details.validDurationSeconds);
+  writer.nullableSigned(details.nodeId);
+  writer.nullableSigned(details.entityId);
+  writer.nullableSigned(details.parentNs === null ? null : consensusNs - details.parentNs);
+  writer.bytes(details.memo ?? EMPTY);
+  writeHbarTransfers(writer, details.transfers);
+  if (details.extras !== null && !isEmpty(details.extras)) writeExtras(writer, details.extras);
+  return writer.finish() ?? EMPTY;
 }
+
+export function unpackDetails(consensusNs: bigint, blob: Uint8Array): TransactionDetails {
+  const reader = new PackReader(blob);
+  const chargedFee = reader.signed();
+  const maxFee = reader.signed();
+  const validDurationSeconds = reader.nullableSigned();
+  const nodeId = reader.nullableSigned();
+  const entityId = reader.nullableSigned();
+  const parentBack = reader.nullableSigned();
+  const memo = reader.bytesValue();
+  const transfers = readHbarTransfers(reader);
+  const extras = readExtras(reader);
+  return {
+    chargedFee,
+    maxFee,
+    validDurationSeconds,
+    nodeId,
+    entityId,
+    parentNs: parentBack === null ? null : consensusNs - parentBack,
+    memo,
+    transfers,
+    extras,
+  };
+}
+
+const EMPTY = new Uint8Array(0);

@@ -1,6 +1,6 @@
 import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
-import { PackWriter } from "./transaction-lists.ts";
+import { type HbarTransfer, PackWriter, packDetails, type TransactionExtras } from "./transaction-lists.ts";
 
 /** One record as the transaction index keeps it (see migrations/transactions.ts for the columns). */
 export type TransactionIndexRow = {
@@ -22,10 +22,10 @@ export type TransactionIndexRow = {
   /** Null when the memo is empty. */
   memo: Uint8Array | null;
   hash: Uint8Array;
-  /** Packed hbar transfers (transaction-lists.ts), null when none. */
-  transfers: Uint8Array | null;
-  /** Packed extras, null when none. */
-  extras: Uint8Array | null;
+  /** The record's hbar transfers, by account then amount. */
+  transfers: readonly HbarTransfer[];
+  /** The rarely present lists, null when the record has none of them. */
+  extras: TransactionExtras | null;
   /** Involved accounts and their `transaction_account.kind`, as parallel arrays. */
   accountIds: readonly bigint[];
   accountKinds: readonly number[];
@@ -57,16 +57,8 @@ export function createTransactionWrites(db: Db): TransactionWrites {
     "valid_start_ns",
     "nonce",
     "flags",
-    "charged_fee",
-    "max_fee",
-    "valid_duration",
-    "node_id",
-    "entity_id",
-    "parent_ns",
-    "memo",
     "hash",
-    "transfers",
-    "extras",
+    "details",
   ]);
   const accountRows = createBatchInsert(db, "transaction_account", [
     "account_id",
@@ -75,6 +67,7 @@ export function createTransactionWrites(db: Db): TransactionWrites {
     "times",
   ]);
   const writer = new PackWriter();
+  const details = new PackWriter();
 
   // The current file's account entries as parallel arrays: account (a number where exact), kind, and
   // consensus time as an offset from the file's first record (exact in a double: a file spans seconds).
@@ -134,16 +127,8 @@ export function createTransactionWrites(db: Db): TransactionWrites {
         row.validStartNs,
         row.nonce,
         row.flags,
-        row.chargedFee,
-        row.maxFee,
-        row.validDurationSeconds,
-        row.nodeId,
-        row.entityId,
-        row.parentNs,
-        row.memo,
         row.hash,
-        row.transfers,
-        row.extras,
+        packDetails(details, row.consensusNs, row),
       );
       const ids = row.accountIds;
       if (ids.length === 0) return;

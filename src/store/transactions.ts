@@ -21,9 +21,8 @@ import {
   type HbarTransfer,
   TRANSACTION_FLAGS,
   type TransactionExtras,
-  unpackExtras,
-  unpackHbarTransfers,
-  unpackTimes,
+  unpackDetails,
+  unpackOffsets,
 } from "./transaction-lists.ts";
 import { type AccountScope, accountScope, type TimeBounds, timeBounds } from "./transaction-plan.ts";
 
@@ -122,6 +121,8 @@ const SCHEDULED_RANGE_NS = 89_285n * 60_000n * NS_PER_MS;
 const SCHEDULE_CREATE = 42;
 const SUCCESS_RESULTS = new Set([22, 104, 220]);
 const TYPE_LIMIT = 1 << 20;
+/** Rows read per statement (a page holds at most 100). */
+const ROWS_PER_READ = 100;
 
 const COLUMNS = [
   "consensus_ns",
@@ -131,16 +132,8 @@ const COLUMNS = [
   "valid_start_ns",
   "nonce",
   "flags",
-  "charged_fee",
-  "max_fee",
-  "valid_duration",
-  "node_id",
-  "entity_id",
-  "parent_ns",
-  "memo",
   "hash",
-  "transfers",
-  "extras",
+  "details",
 ];
 const ROW_COLUMNS = COLUMNS.join(", ");
 
@@ -152,16 +145,8 @@ type RawRow = {
   valid_start_ns: bigint;
   nonce: bigint;
   flags: bigint;
-  charged_fee: bigint;
-  max_fee: bigint;
-  valid_duration: bigint | null;
-  node_id: bigint | null;
-  entity_id: bigint | null;
-  parent_ns: bigint | null;
-  memo: Buffer | null;
   hash: Buffer;
-  transfers: Buffer | null;
-  extras: Buffer | null;
+  details: Buffer;
 };
 
 type AccountRow = { first_ns: bigint; times: Buffer | null };
@@ -201,11 +186,11 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     .pluck();
   const groupsDown = db.prepare(
     `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns <= ?
-     ORDER BY first_ns DESC`,
+     ORDER BY first_ns DESC LIMIT ?`,
   );
   const groupsUp = db.prepare(
     `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns >= ?
-       AND first_ns <= ? ORDER BY first_ns`,
+       AND first_ns <= ? ORDER BY first_ns LIMIT ?`,
   );
   const groupBefore = db.prepare(
     `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns < ?
@@ -221,6 +206,7 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
 
   const toRow = (raw: RawRow): TransactionRow => {
     const flags = Number(raw.flags);
+    const details = unpackDetails(raw.consensus_ns, raw.details);
     const row: TransactionRow = {
       consensusNs: raw.consensus_ns,
       type: Number(raw.type),
@@ -230,18 +216,10 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
       nonce: Number(raw.nonce),
       scheduled: (flags & TRANSACTION_FLAGS.scheduled) !== 0,
       highVolume: (flags & TRANSACTION_FLAGS.highVolume) !== 0,
-      chargedFee: raw.charged_fee,
-      maxFee: raw.max_fee,
-      validDurationSeconds: raw.valid_duration,
-      nodeId: raw.node_id,
-      entityId: raw.entity_id,
-      parentNs: raw.parent_ns,
-      memo: raw.memo ?? new Uint8Array(),
       hash: raw.hash,
-      transfers: unpackHbarTransfers(raw.transfers),
+      ...details,
       tokenTransfers: [],
       nftTransfers: [],
-      extras: unpackExtras(raw.extras),
     };
     if ((flags & TRANSACTION_FLAGS.tokenTransfers) !== 0) {
       row.tokenTransfers = (
@@ -278,9 +256,23 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     return row;
   };
 
-  const loadRow = (consensusNs: bigint): TransactionRow | undefined => {
-    const raw = getRow.get(consensusNs) as RawRow | undefined;
-    return raw === undefined ? undefined : toRow(raw);
+  // Rows of a page in one statement: an IN list of ROWS_PER_READ places, the unused ones bound to NULL.
+  const getRows = db.prepare(
+    `SELECT ${ROW_COLUMNS} FROM "transaction" WHERE consensus_ns IN (${Array(ROWS_PER_READ).fill("?").join(", ")})`,
+  );
+  const loadRows = (times: readonly bigint[]): TransactionRow[] => {
+    const byTime = new Map<bigint, RawRow>();
+    for (let start = 0; start < times.length; start += ROWS_PER_READ) {
+      const chunk: (bigint | null)[] = times.slice(start, start + ROWS_PER_READ);
+      while (chunk.length < ROWS_PER_READ) chunk.push(null);
+      for (const raw of getRows.all(chunk) as RawRow[]) byTime.set(raw.consensus_ns, raw);
+    }
+    const rows: TransactionRow[] = [];
+    for (const time of times) {
+      const raw = byTime.get(time);
+      if (raw !== undefined) rows.push(toRow(raw));
+    }
+    return rows;
   };
 
   /** `AND consensus_ns NOT IN (…)` for the excluded times, with its parameters. */
@@ -331,33 +323,38 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     const excluded = time.excluded.length === 0 ? null : new Set(time.excluded);
     return (lower, upper, limit) => {
       const out: bigint[] = [];
-      const take = (t: bigint) => {
-        if (t >= lower && t <= upper && excluded?.has(t) !== true) out.push(t);
-        return out.length === limit;
+      // Each row but the first holds a time in range (or below it, which ends the walk): this many rows do.
+      const rowsNeeded = limit + (excluded?.size ?? 0) + 1;
+      /** Takes a row's times in range in the walk's direction; true once the page is full or the range left. */
+      const take = (row: AccountRow, down: boolean): boolean => {
+        const offsets = unpackOffsets(row.times);
+        const count = offsets.length + 1;
+        for (let k = 0; k < count; k++) {
+          const i = down ? count - 1 - k : k;
+          const t = i === 0 ? row.first_ns : row.first_ns + BigInt(offsets[i - 1]!);
+          if (down ? t < lower : t > upper) return true;
+          if (down ? t > upper : t < lower) continue;
+          if (excluded?.has(t) === true) continue;
+          out.push(t);
+          if (out.length === limit) return true;
+        }
+        return false;
       };
       if (query.order === "desc") {
-        for (const row of groupsDown.iterate(accountId, kind, upper) as Iterable<AccountRow>) {
-          const times = unpackTimes(row.first_ns, row.times);
-          for (let i = times.length - 1; i >= 0; i--) if (take(times[i]!)) return out;
-          if (row.first_ns < lower) break;
+        for (const row of groupsDown.all(accountId, kind, upper, rowsNeeded) as AccountRow[]) {
+          if (take(row, true)) break;
         }
         return out;
       }
       const straddling = groupBefore.get(accountId, kind, lower) as AccountRow | undefined;
-      if (straddling !== undefined) {
-        for (const t of unpackTimes(straddling.first_ns, straddling.times)) if (take(t)) return out;
-      }
-      for (const row of groupsUp.iterate(accountId, kind, lower, upper) as Iterable<AccountRow>) {
-        for (const t of unpackTimes(row.first_ns, row.times)) {
-          if (t > upper) return out;
-          if (take(t)) return out;
-        }
+      if (straddling !== undefined && take(straddling, false)) return out;
+      for (const row of groupsUp.all(accountId, kind, lower, upper, rowsNeeded) as AccountRow[]) {
+        if (take(row, false)) break;
       }
       return out;
     };
   };
 
-  /** Seeks every key between `from` and `to` (inclusive) that `next` finds. */
   /**
    * Seeks every key between `from` and `to` (inclusive): `first` finds the first at or after a bound, `next` the
    * next after one (`from` may be the smallest int64, which has nothing below it to start after).
@@ -557,14 +554,7 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
 
   return {
     listTransactionTimestamps,
-    listTransactions(query) {
-      const rows: TransactionRow[] = [];
-      for (const consensusNs of listTransactionTimestamps(query)) {
-        const row = loadRow(consensusNs);
-        if (row !== undefined) rows.push(row);
-      }
-      return rows;
-    },
+    listTransactions: (query) => loadRows(listTransactionTimestamps(query)),
     getTransactionsById,
     getTransactionsByHash(hash, filter) {
       const matches = (

@@ -15,11 +15,9 @@ import {
   type AssessedCustomFee,
   type HbarTransfer,
   type InnerTransactionId,
-  PackWriter,
-  packExtras,
-  packHbarTransfers,
   type StakingRewardTransfer,
   TRANSACTION_FLAGS,
+  type TransactionExtras,
 } from "../../store/transaction-lists.ts";
 import { toBigInt } from "../../streams/long.ts";
 import { proto } from "../../streams/proto.ts";
@@ -39,8 +37,6 @@ import type { HandlerContext } from "./context.ts";
 const PRECEDING_TYPES = new Set([11, 15]);
 /** Before 2020, failed CryptoTransfers could list spurious non-fee transfers (the importer's errata). */
 const SPURIOUS_TRANSFERS_BEFORE_NS = 1577836799000000000n;
-
-const writer = new PackWriter();
 
 export function indexTransaction({ item, store }: HandlerContext): readonly HbarTransfer[] {
   const record = item.record;
@@ -110,7 +106,7 @@ export function indexTransaction({ item, store }: HandlerContext): readonly Hbar
     parentNs,
     memo: fields.memo.length === 0 ? null : fields.memo,
     hash: record.transactionHash ?? new Uint8Array(),
-    transfers: packHbarTransfers(writer, transfers),
+    transfers,
     extras: extrasOf(item, fields, keepsTokenEffects),
     accountIds,
     accountKinds,
@@ -118,8 +114,12 @@ export function indexTransaction({ item, store }: HandlerContext): readonly Hbar
   return transfers;
 }
 
-/** The rarely present parts, packed; null (no work) for the common record that has none of them. */
-function extrasOf(item: DecodedItem, fields: BodyFields, keepsTokenEffects: boolean): Uint8Array | null {
+/** The rarely present parts; null (no work) for the common record that has none of them. */
+function extrasOf(
+  item: DecodedItem,
+  fields: BodyFields,
+  keepsTokenEffects: boolean,
+): TransactionExtras | null {
   const record = item.record;
   const rewards = record.paidStakingRewards;
   const assessed = keepsTokenEffects ? record.assessedCustomFees : null;
@@ -135,14 +135,14 @@ function extrasOf(item: DecodedItem, fields: BodyFields, keepsTokenEffects: bool
   ) {
     return null;
   }
-  return packExtras(writer, {
+  return {
     stakingRewardTransfers: stakingRewards(record),
     assessedCustomFees: keepsTokenEffects ? assessedFees(record) : [],
     maxCustomFees: fields.maxCustomFees,
     batchKey: fields.batchKey,
     highVolumePricingMultiplier: BigInt.asIntN(64, toBigInt(multiplier)),
     innerTransactions: batch ? innerTransactions(item) : [],
-  });
+  };
 }
 
 /**

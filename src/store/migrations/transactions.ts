@@ -14,12 +14,11 @@ export const TRANSACTIONS_MIGRATIONS: readonly Migration[] = [
     `
     DROP TABLE "transaction";
 
-    -- One row per record. Small lists are packed into blobs (store/transaction-lists.ts): transfers holds the
-    -- hbar transfer list (account, amount, approval), extras the rarely present ones (staking reward payouts,
-    -- assessed custom fees, max custom fees, batch key, pricing multiplier, inner transactions of a batch).
-    -- Token and NFT transfers stay in token_transfer / nft_transfer. flags: see TRANSACTION_FLAGS in
-    -- store/transaction-lists.ts (bit 0: failed). memo is NULL when empty; valid_duration and node_id NULL when
-    -- the body has none.
+    -- One row per record: what filters and the NFT history read as columns, the rest packed into details
+    -- (store/transaction-lists.ts: charged and max fee, valid duration, node, entity, parent, memo bytes, the hbar
+    -- transfer list with approvals, and the rarely present lists: staking reward payouts, assessed custom fees,
+    -- max custom fees, batch key, pricing multiplier, inner transactions of a batch). Token and NFT transfers stay
+    -- in token_transfer / nft_transfer. flags: TRANSACTION_FLAGS in store/transaction-lists.ts (bit 0: failed).
     CREATE TABLE "transaction" (
       consensus_ns   INTEGER PRIMARY KEY,
       type           INTEGER NOT NULL,
@@ -28,19 +27,12 @@ export const TRANSACTIONS_MIGRATIONS: readonly Migration[] = [
       valid_start_ns INTEGER NOT NULL,
       nonce          INTEGER NOT NULL,
       flags          INTEGER NOT NULL,
-      charged_fee    INTEGER NOT NULL,
-      max_fee        INTEGER NOT NULL,
-      valid_duration INTEGER,
-      node_id        INTEGER,
-      entity_id      INTEGER,
-      parent_ns      INTEGER,
-      memo           BLOB,
       hash           BLOB    NOT NULL,
-      transfers      BLOB,
-      extras         BLOB,
+      details        BLOB    NOT NULL,
       -- Type and outcome in one number (type * 2 + failed), so that a type, a result or both are one seek each.
       kind           INTEGER GENERATED ALWAYS AS (type * 2 + (flags & 1)) VIRTUAL
     );
+
     -- Read-only indexes (store/catch-up-indexes.ts: a one-shot catch-up builds them once, at the end). Their
     -- entries end with the rowid, consensus_ns: a kind's transactions are in consensus order. The id index is
     -- valid start first, which follows consensus time, so live ingestion appends near its end. Hash lookups
