@@ -296,17 +296,20 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
         .all(kind, lower, upper, ...excluded, ...(flag === 0 ? [] : [flag]), limit) as bigint[];
   };
 
-  /** Every transaction in consensus order (no type or result filter). */
-  const walkFetch = (query: TransactionListQuery, time: TimeBounds): Fetch => {
+  /** Every transaction in consensus order (no type or result filter): `columns` of the rows in range. */
+  const walkStatement = (columns: string, query: TransactionListQuery, time: TimeBounds) => {
     const [notIn, excluded] = exclusion(time);
     const flag = creditDebitFlag(query.creditDebit);
-    const sql = `SELECT consensus_ns FROM "transaction" WHERE consensus_ns >= ? AND consensus_ns <= ?${notIn}${
+    const sql = `SELECT ${columns} FROM "transaction" WHERE consensus_ns >= ? AND consensus_ns <= ?${notIn}${
       flag === 0 ? "" : " AND flags & ? != 0"
     } ORDER BY consensus_ns ${direction(query.order)} LIMIT ?`;
+    const tail = flag === 0 ? excluded : [...excluded, flag];
+    return (lower: bigint, upper: bigint, limit: number) => statement(sql).all(lower, upper, ...tail, limit);
+  };
+  const walkFetch = (query: TransactionListQuery, time: TimeBounds): Fetch => {
+    const walk = walkStatement("consensus_ns", query, time);
     return (lower, upper, limit) =>
-      statement(sql)
-        .pluck()
-        .all(lower, upper, ...excluded, ...(flag === 0 ? [] : [flag]), limit) as bigint[];
+      (walk(lower, upper, limit) as { consensus_ns: bigint }[]).map((r) => r.consensus_ns);
   };
 
   /**
@@ -554,7 +557,15 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
 
   return {
     listTransactionTimestamps,
-    listTransactions: (query) => loadRows(listTransactionTimestamps(query)),
+    listTransactions(query) {
+      // No account, type or result: the page is the table's rows in order, read in one statement.
+      const time = timeBounds(query.timestamps);
+      if (query.accountIds.length > 0 || query.types.length > 0 || query.result !== null || time === null)
+        return loadRows(listTransactionTimestamps(query));
+      if (query.limit <= 0 || time.lower > time.upper) return [];
+      const rows = walkStatement(ROW_COLUMNS, query, time)(time.lower, time.upper, query.limit) as RawRow[];
+      return rows.map(toRow);
+    },
     getTransactionsById,
     getTransactionsByHash(hash, filter) {
       const matches = (
