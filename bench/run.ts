@@ -4,10 +4,11 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, ingest-speed, block-ingest
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, transactions, ingest-speed, block-ingest, account-relations
  *   npm run bench -- ingest-speed --large   # with the 1M-transaction scaling point (several minutes more)
  *   npm run bench -- transactions --baseline=REF   # ingest speed next to the build of git ref REF too
  */
+import { benchAccountRelations } from "./account-relations.ts";
 import { benchBlockIngest } from "./block-ingest.ts";
 import { benchBlocks } from "./blocks.ts";
 import { benchFeeEstimate } from "./fee-estimate.ts";
@@ -17,6 +18,7 @@ import { benchNetwork } from "./network.ts";
 import { benchNetworkSupply } from "./network-supply.ts";
 import { benchStartup, summarize } from "./startup.ts";
 import { benchTokensGroup } from "./tokens-group.ts";
+import { benchTopics } from "./topics.ts";
 import { benchTransactions } from "./transactions.ts";
 
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith("--"));
@@ -81,6 +83,14 @@ if (wanted("fees")) {
 if (wanted("supply")) {
   console.log("== network supply");
   for (const r of await benchNetworkSupply()) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("account-relations")) {
+  console.log("== account sub-resources");
+  for (const r of await benchAccountRelations()) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("topics")) {
+  console.log("== topics group");
+  for (const r of await benchTopics()) verdict(r.name, r.ratio, r.target);
 }
 if (wanted("transactions")) {
   console.log("== transactions");

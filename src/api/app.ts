@@ -8,6 +8,8 @@ import type { ReadStore } from "../store/read-store.ts";
 import { CORS_HEADER, createResponseCache, type ResponseCache, type ResponseCacheOptions } from "./cache.ts";
 import { createFront, type RequestListener, type RequestObservation } from "./front.ts";
 import { errorHandler, notFound } from "./http-errors.ts";
+import { accountJavaListRoutes } from "./routes/account-java-lists.ts";
+import { accountRelationRoutes } from "./routes/account-relations.ts";
 import { blockRoutes } from "./routes/blocks.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { createFeeEstimateHandler } from "./routes/fee-estimate.ts";
@@ -18,6 +20,7 @@ import { nftRoutes } from "./routes/nfts.ts";
 import { fromHandler, type RouteDef } from "./routes/route-table.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
+import { topicRoutes } from "./routes/topics.ts";
 import { transactionRoutes } from "./routes/transactions.ts";
 
 export type AppDeps = {
@@ -30,8 +33,10 @@ export type AppDeps = {
   cache?: ResponseCacheOptions;
   /** Called once per answered request with its route template, status, duration and cache use (metrics). */
   observe?: (observation: RequestObservation) => void;
-  /** Counts requests (through `observe`) and serves `GET /metrics` when given. */
+  /** Counts requests (through `observe`) and serves `GET /metrics` when given (unless `metricsElsewhere`). */
   metrics?: Metrics;
+  /** `/metrics` is served on a port of its own (`--metrics-port`): not here. */
+  metricsElsewhere?: boolean;
   /** Catch-up pace for the readiness body. */
   progress?: () => Progress;
   /** More Express routers, mounted after health and before the 404 (e.g. groups served by Express). */
@@ -65,7 +70,7 @@ export function apiRoutes(
     ...networkSupplyRoutes(store),
   ]
     .map(fromHandler)
-    .concat(transactionRoutes());
+    .concat(accountRelationRoutes(), accountJavaListRoutes(), topicRoutes(), transactionRoutes());
 }
 
 /**
@@ -82,7 +87,7 @@ export function createApp(deps: AppDeps): App {
     next();
   });
   app.use(healthRoutes(status, deps.progress));
-  if (deps.metrics) app.use(metricsRoutes(deps.metrics));
+  if (deps.metrics && deps.metricsElsewhere !== true) app.use(metricsRoutes(deps.metrics));
   app.use(docsRoutes());
   for (const router of deps.routers ?? []) app.use(router);
   app.use((_req, _res, next) => next(notFound()));

@@ -6,6 +6,7 @@ import type { HapiVersion, RecordFile } from "../streams/types.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord, decodeItem } from "./decode.ts";
 import { applyHbarTransfers } from "./handlers/hbar-transfers.ts";
 import { HANDLERS } from "./handlers/index.ts";
+import { applyRecordRelations } from "./handlers/record-relations.ts";
 import { indexTransaction } from "./handlers/transaction-index.ts";
 import { applyRecordTransfers } from "./handlers/transfers.ts";
 
@@ -161,6 +162,7 @@ function applyItem(store: WriteStore, hapiVersion: HapiVersion | null, item: Dec
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
   applyRecordTransfers(ctx);
   applyHbarTransfers(ctx, transfers);
+  applyRecordRelations(ctx);
 }
 
 function orBloom(into: Uint8Array, bloom: Uint8Array): void {

@@ -14,11 +14,8 @@ export type DecodedItem = {
   /** The `TransactionBody` oneof case, e.g. `"tokenMint"`. */
   bodyCase: string | undefined;
   body: proto.TransactionBody;
-  /**
-   * The serialized body as sent, when the item has it (record streams do): the transaction index reads a few
-   * fields off the wire instead of decoding every body. Without it, the body is re-encoded from `body`.
-   */
-  bodyBytes?: Uint8Array;
+  /** The `TransactionBody` bytes, for a handler that reads a field or two without decoding the whole body. */
+  bodyBytes: Uint8Array;
   record: proto.TransactionRecord;
   status: number;
   /** Whether the receipt status is one the mirror node treats as success (only those change state). */

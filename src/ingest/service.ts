@@ -1,7 +1,12 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../log.ts";
 import { ingestWorkerSource } from "../runtime/assets.ts";
-import type { IngestWorkerCommand, IngestWorkerData, IngestWorkerMessage } from "./messages.ts";
+import type {
+  BalanceCheckMessage,
+  IngestWorkerCommand,
+  IngestWorkerData,
+  IngestWorkerMessage,
+} from "./messages.ts";
 import { createProgressMeter, type Progress } from "./progress.ts";
 
 export type IngestState = "catching-up" | "ready" | "stopped";
@@ -25,6 +30,11 @@ export type BalanceStatus = {
 
 const RECENT_CHECKS = 10;
 
+/** A comparison as the worker sends it, its instant back to a bigint. */
+function checkOf(message: BalanceCheckMessage): BalanceCheck {
+  return { ...message, consensusNs: BigInt(message.consensusNs) };
+}
+
 export type IngestStatus = {
   state: IngestState;
   /** Why ingestion stopped (null while it runs). */
@@ -37,6 +47,8 @@ export type IngestStatus = {
   lastConsensusEndNs: bigint | null;
   /** The newest complete record file seen in the folder (applied or not). */
   newestFile: string | null;
+  /** The oldest record file a pass planned to apply since the last commit (null once one is committed). */
+  oldestPendingFile: string | null;
   /** Files that stopped ingestion or crashed the worker since start-up. */
   errors: number;
   balances: BalanceStatus;
@@ -107,6 +119,7 @@ export function startIngestService(
     lastFile: null,
     lastConsensusEndNs: null,
     newestFile: null,
+    oldestPendingFile: null,
     errors: 0,
     balances: { start: null, snapshotsChecked: 0, snapshotsDisagreeing: 0, recentChecks: [] },
   };
@@ -170,12 +183,14 @@ export function startIngestService(
       case "planned":
         filesLeft = message.files;
         status.newestFile = message.newest;
+        status.oldestPendingFile ??= message.oldest;
         break;
       case "committed": {
         const blockNumber = BigInt(message.blockNumber);
         status.lastBlock = blockNumber;
         status.lastFile = message.file;
         status.lastConsensusEndNs = BigInt(message.consensusEnd);
+        status.oldestPendingFile = null;
         if (filesLeft > 0) filesLeft -= 1;
         meter.committed(message.transactions);
         for (const listener of listeners) listener(message.file, blockNumber);
@@ -195,11 +210,15 @@ export function startIngestService(
         const balances = status.balances;
         balances.snapshotsChecked += 1;
         if (message.differences > 0) balances.snapshotsDisagreeing += 1;
-        const check = { ...message, consensusNs: BigInt(message.consensusNs) };
-        const { type: _type, ...rest } = check;
-        balances.recentChecks = [...balances.recentChecks, rest].slice(-RECENT_CHECKS);
+        const { type: _type, ...check } = message;
+        balances.recentChecks = [...balances.recentChecks, checkOf(check)].slice(-RECENT_CHECKS);
         break;
       }
+      case "balances-history":
+        status.balances.snapshotsChecked = message.checked;
+        status.balances.snapshotsDisagreeing = message.disagreeing;
+        status.balances.recentChecks = message.recent.map(checkOf).slice(-RECENT_CHECKS);
+        break;
     }
   });
   worker.on("error", (error) => {

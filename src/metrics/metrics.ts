@@ -76,15 +76,17 @@ export function createMetrics({ ingest, dbPath }: MetricsDeps): Metrics {
   );
   gauge(
     "mirrorlite_ingest_seconds_behind",
-    "Consensus seconds between the newest complete record file on disk and the last one applied.",
+    "Consensus seconds between the newest complete record file on disk and the last one applied (before any is " +
+      "applied: the oldest one waiting).",
     () => {
       const s = ingest.status();
-      return secondsBehind(s.lastFile, s.newestFile);
+      return secondsBehind(s.lastFile, s.newestFile, s.oldestPendingFile);
     },
   );
   gauge(
     "mirrorlite_ingest_files_pending",
-    "Complete record files on disk not applied yet.",
+    "Record files after the last applied one, as the last look at the folder found them (complete or not), " +
+      "less those applied since.",
     () => ingest.progress().filesLeft,
   );
   gauge("mirrorlite_ingest_ready", "1 when caught up and healthy, else 0.", () =>

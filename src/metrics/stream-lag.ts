@@ -17,17 +17,20 @@ export function fileNameTimeNs(name: string): bigint | null {
 
 /**
  * How far the index is behind the folder, in seconds: the time between the newest complete record file on disk
- * and the last one applied (their names start with their consensus time). 0 when nothing is pending, NaN while
- * nothing is applied yet.
+ * and the last one applied (their names start with their consensus time). Before any file is applied (a fresh
+ * index, or one resumed this run), from the oldest file waiting: at least that far behind. 0 when nothing is
+ * pending; never NaN, so that an alert on `> N` fires.
  */
-export function secondsBehind(lastFile: string | null, newestFile: string | null): number {
+export function secondsBehind(
+  lastFile: string | null,
+  newestFile: string | null,
+  oldestPendingFile: string | null = null,
+): number {
   if (newestFile === null) return 0;
   const newest = fileNameTimeNs(newestFile);
-  if (newest === null) return 0;
-  // Files are waiting but none is applied yet: there is no applied time to measure from.
-  if (lastFile === null) return Number.NaN;
-  const last = fileNameTimeNs(lastFile);
-  if (last === null) return 0;
+  const from = lastFile ?? oldestPendingFile;
+  const last = from === null ? null : fileNameTimeNs(from);
+  if (newest === null || last === null) return 0;
   const behindNs = newest > last ? newest - last : 0n;
   // A gauge is a double: millisecond precision is all a lag needs.
   return Number(behindNs / 1_000_000n) / 1000;

@@ -124,6 +124,16 @@ describe("GET /api/v1/transactions: every record, as the mirror node lists it", 
       amount: -300000000n,
       is_approval: true,
     });
+    // Staking reward payouts, with the transfers from 0.0.800 that pay them; a failed transaction's too.
+    expect(byTime("rewards").staking_reward_transfers).toEqual([
+      { account: account("carol"), amount: 1500000n },
+      { account: account("bob"), amount: 2500000n },
+    ]);
+    expect((byTime("rewards").transfers as { account: string }[]).map((t) => t.account)).toContain("0.0.800");
+    expect(byTime("rewards-failed")).toMatchObject({
+      result: "INSUFFICIENT_ACCOUNT_BALANCE",
+      staking_reward_transfers: [{ account: account("carol"), amount: 700000n }],
+    });
   });
 
   it("answers the first page with a link to the next, and a full last page with a link to an empty one", async () => {

@@ -121,6 +121,16 @@ const CASES: Array<{
     transformerTables: ["entity", "transaction"],
   },
   { scenario: "demo", compression: "zstd", layout: "bucket", cutoverAt: 10 },
+  // Allowances, approved spends, pending airdrops (from the airdrop's transfers), claims, cancels, rewards.
+  // Its one CryptoUpdate (a staking reward payout) names the account in the block's receipt.
+  {
+    scenario: "account-relations",
+    compression: "gzip",
+    layout: "flat",
+    transformerTables: ["transaction"],
+  },
+  // Consensus messages: sequence numbers and running hashes from the topics' state changes.
+  { scenario: "topics", compression: "gzip", layout: "flat" },
 ];
 
 describe("a ledger as record files and as block stream blocks", () => {

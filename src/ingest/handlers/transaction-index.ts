@@ -40,7 +40,7 @@ const SPURIOUS_TRANSFERS_BEFORE_NS = 1577836799000000000n;
 
 export function indexTransaction({ item, store }: HandlerContext): readonly HbarTransfer[] {
   const record = item.record;
-  const bodyBytes = item.bodyBytes ?? proto.TransactionBody.encode(item.body).finish();
+  const { bodyBytes } = item;
   const fields = readBodyFields(bodyBytes, bodyFieldNumber(item.bodyCase));
   const failed = !item.successful;
   const keepsTokenEffects = item.successful || item.status === proto.ResponseCodeEnum.FAIL_INVALID;
