@@ -4,7 +4,7 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, transactions, ingest-speed, block-ingest, account-relations
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, transactions, ingest-speed, block-ingest, account-relations, reads
  *   npm run bench -- ingest-speed --large   # with the 1M-transaction scaling point (several minutes more)
  *   npm run bench -- transactions --baseline=REF   # ingest speed next to the build of git ref REF too
  */
@@ -16,6 +16,7 @@ import { benchIngestAndLookup } from "./ingest-and-lookup.ts";
 import { benchIngestSpeed } from "./ingest-speed.ts";
 import { benchNetwork } from "./network.ts";
 import { benchNetworkSupply } from "./network-supply.ts";
+import { benchReadPool } from "./read-pool.ts";
 import { benchStartup, summarize } from "./startup.ts";
 import { benchTokensGroup } from "./tokens-group.ts";
 import { benchTopics } from "./topics.ts";
@@ -107,6 +108,10 @@ if (wanted("transactions")) {
       `${`ingest slowdown next to ${baseline}`.padEnd(56)} ${slower.toFixed(1)}% (target 15%) ${slower <= 15 ? "met" : "MISSED"}`,
     );
   }
+}
+if (wanted("reads")) {
+  console.log("== reads off the event loop: the read-worker pool (wrk)");
+  for (const r of await benchReadPool()) verdict(r.name, r.ratio, r.target);
 }
 console.log("\n== summary");
 for (const line of verdicts) console.log(line);

@@ -5,6 +5,10 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createJobAnswerer } from "../../src/api/answer-job.ts";
+import { transactionRoutes } from "../../src/api/routes/transactions.ts";
+import type { ReadStore } from "../../src/store/read-store.ts";
+import type { TransactionRow } from "../../src/store/transactions.ts";
 import { expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
 import { copyStream, REAL_STREAMS, startTestService, type TestService } from "../helpers/service.ts";
 import { type OracleTransaction, oracleTransactions } from "../helpers/transaction-oracle.ts";
@@ -159,6 +163,60 @@ describe("by transaction id", () => {
       `/api/v1/transactions/${restId(step("bob-pays").transactionId)}`,
     );
     expect(response.headers.get("cache-control")).toBe("public, max-age=600");
+  });
+
+  it("ages fast while a recent ScheduleCreate waits for its execution, as upstream's header does", () => {
+    const nowNs = BigInt(Date.now()) * 1_000_000n;
+    const row = (consensusNs: bigint, type: number, scheduled: boolean): TransactionRow => ({
+      consensusNs,
+      type,
+      result: 22,
+      payerId: 2n,
+      validStartNs: 1_000_000_001n,
+      nonce: 0,
+      scheduled,
+      highVolume: false,
+      chargedFee: 1n,
+      maxFee: 1n,
+      validDurationSeconds: 120n,
+      nodeId: 3n,
+      entityId: null,
+      parentNs: null,
+      memo: new Uint8Array(),
+      hash: new Uint8Array(48),
+      transfers: [],
+      tokenTransfers: [],
+      nftTransfers: [],
+      extras: {
+        stakingRewardTransfers: [],
+        assessedCustomFees: [],
+        maxCustomFees: [],
+        batchKey: null,
+        highVolumePricingMultiplier: 0n,
+        innerTransactions: [],
+      },
+    });
+    const headerFor = (rows: TransactionRow[]) => {
+      const store = {
+        transactions: { getTransactionsById: () => rows, getTransactionsByHash: () => rows },
+      } as unknown as ReadStore;
+      const answer = createJobAnswerer(transactionRoutes(), store, 1000);
+      const path = "/api/v1/transactions/0.0.2-1-1";
+      const outcome = answer({
+        template: "/api/v1/transactions/{transactionIdOrHash}",
+        method: "GET",
+        query: { locator: { kind: "id", payerId: 2n, validStartNs: 1_000_000_001n }, filter: {} },
+        request: { url: path, params: { transactionIdOrHash: "0.0.2-1-1" } },
+      });
+      if (!outcome.ok) throw new Error("no answer");
+      return outcome.response.cacheControl;
+    };
+    expect(headerFor([row(nowNs - 1_000_000_000n, 42, false)])).toBe("public, max-age=5");
+    // Executed already, or created longer ago than the 62-day window: the lookup's own lifetime.
+    expect(headerFor([row(nowNs - 2_000_000_000n, 42, false), row(nowNs - 1_000_000_000n, 14, true)])).toBe(
+      "public, max-age=600",
+    );
+    expect(headerFor([row(nowNs - 63n * 86_400n * 1_000_000_000n, 42, false)])).toBe("public, max-age=600");
   });
 });
 
