@@ -21,6 +21,7 @@ import type { RouteDef } from "./routes/route-table.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { topicRoutes } from "./routes/topics.ts";
+import { transactionRoutes } from "./routes/transactions.ts";
 
 export type AppDeps = {
   /** Where route answers are computed: the read-worker pool. */
@@ -70,6 +71,7 @@ export function apiRoutes(): RouteDef[] {
     ...accountRelationRoutes(),
     ...accountJavaListRoutes(),
     ...topicRoutes(),
+    ...transactionRoutes(),
   ];
 }
 

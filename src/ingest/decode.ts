@@ -110,5 +110,14 @@ const DATA_CASES: ReadonlyMap<number, string> = (() => {
 
 const isDataField = (field: number) => DATA_CASES.has(field);
 
+const DATA_FIELDS: ReadonlyMap<string, number> = new Map(
+  [...DATA_CASES].map(([field, name]) => [name, field]),
+);
+
+/** The `TransactionBody` field number of a oneof case name (`"cryptoTransfer"` → 14); null when unknown. */
+export function bodyFieldNumber(bodyCase: string | undefined): number | null {
+  return bodyCase === undefined ? null : (DATA_FIELDS.get(bodyCase) ?? null);
+}
+
 /** An item whose transaction or record bytes do not decode (the caller turns it into a CorruptFileError). */
 export class DecodeError extends Error {}

@@ -16,6 +16,7 @@ import { createSystemFileQueries, type SystemFileQueries } from "./system-files.
 import { createTokenListQueries, type TokenListQueries } from "./token-lists.ts";
 import { createTokenQueries, type TokenQueries } from "./tokens.ts";
 import { createTopicQueries, type TopicQueries } from "./topics.ts";
+import { createTransactionQueries, type TransactionQueries } from "./transactions.ts";
 
 /** Every read query the API uses, prepared once on the read-only connection. */
 export type ReadStore = {
@@ -41,6 +42,8 @@ export type ReadStore = {
   airdrops: AirdropQueries;
   stakingRewards: StakingRewardQueries;
   topics: TopicQueries;
+  /** The transaction index: lists (also an account's embedded list) and lookups by id or hash. */
+  transactions: TransactionQueries;
 };
 
 /** Every read query the API uses, prepared on the read-only connection; list queries share one bounded cache. */
@@ -65,5 +68,6 @@ export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENT
     airdrops: createAirdropQueries(db, statements),
     stakingRewards: createStakingRewardQueries(db, statements),
     topics: createTopicQueries(db, statements),
+    transactions: createTransactionQueries(db, statements),
   };
 }

@@ -25,7 +25,13 @@ export type ValueKind =
   | "boolean"
   | "topicId"
   | "sequenceNumber"
-  | "encoding";
+  | "encoding"
+  | "transactionType"
+  | "transactionResult"
+  | "creditDebit"
+  | "transactionIdOrHash"
+  | "nonce"
+  | "scheduled";
 
 /**
  * - `node`: `{"_status":{"messages":[{"message":"..."}]}}` (tokens, blocks: the Node mirror node);
@@ -52,7 +58,8 @@ export type FuzzScenario =
   | "network"
   | "network-supply"
   | "account-relations"
-  | "topics";
+  | "topics"
+  | "transactions";
 
 const pages = { limit: "limit", order: "order" } as const;
 const balances = {
@@ -168,6 +175,27 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
     scenario: "tokens-group-nfts",
     pathParams: { hashOrNumber: "hashOrNumber" },
     query: {},
+  },
+  {
+    path: "/api/v1/transactions",
+    errorStyle: "node",
+    scenario: "transactions",
+    pathParams: {},
+    query: {
+      "account.id": "accountId",
+      timestamp: "timestamp",
+      transactiontype: "transactionType",
+      result: "transactionResult",
+      type: "creditDebit",
+      ...pages,
+    },
+  },
+  {
+    path: "/api/v1/transactions/{transactionIdOrHash}",
+    errorStyle: "node",
+    scenario: "transactions",
+    pathParams: { transactionIdOrHash: "transactionIdOrHash" },
+    query: { nonce: "nonce", scheduled: "scheduled" },
   },
   {
     path: "/api/v1/network/exchangerate",

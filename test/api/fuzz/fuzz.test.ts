@@ -26,6 +26,7 @@ const scenarios = {
   "network-supply": useScenario("network-supply", { balances: true }),
   "account-relations": useScenario("account-relations"),
   topics: useScenario("topics"),
+  transactions: useScenario("transactions"),
 } satisfies Record<FuzzScenario, unknown>;
 
 function decodes(path: string): boolean {
