@@ -67,7 +67,9 @@ export function createJobAnswerer(
         return { ok: true, response: renderPostAnswer(route.post.answer(store, job.query, job.request)) };
       }
       const answer = route.answer(store, job.query, job.request);
-      return { ok: true, response: renderRouteAnswer(route, answer, cacheControls.get(route)!) };
+      const cacheControl =
+        answer.maxAge === undefined ? cacheControls.get(route)! : `public, max-age=${answer.maxAge}`;
+      return { ok: true, response: renderRouteAnswer(route, answer, cacheControl) };
     } catch (error) {
       return { ok: false, failure: failureOf(error) };
     }

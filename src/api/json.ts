@@ -22,6 +22,7 @@ export function toJson(value: unknown): string {
       break;
   }
   if (value === null) return "null";
+  if (value instanceof RawJson) return value.text;
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
     let out = `[${toJson(value[0])}`;
@@ -37,6 +38,14 @@ export function toJson(value: unknown): string {
     out += `${out.length === 1 ? "" : ","}${quoteKey(key)}:${toJson(v)}`;
   }
   return `${out}}`;
+}
+
+/**
+ * JSON text a view rendered already (a transaction object, rendered straight to text for speed): `toJson` writes
+ * it as it is wherever it appears in a response object.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
 }
 
 /** Plain field names (the views' own) need only quotes around them. */

@@ -130,6 +130,7 @@ function writeBlockRows(
   // Hbar balance rows are cut per record file (not per commit group), so the index is the same whichever files
   // happened to share a commit: a resumed catch-up writes exactly the rows an uninterrupted one does.
   store.hbar.flush();
+  store.cutTransactionFile();
   store.insertRecordFile({
     number: blockNumber,
     name: meta.name,
@@ -158,11 +159,11 @@ function writeBlockRows(
 
 function applyItem(store: WriteStore, hapiVersion: HapiVersion | null, item: DecodedItem): void {
   const ctx = { item, store, hapiVersion };
-  indexTransaction(ctx);
+  const transfers = indexTransaction(ctx);
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
   applyAccountFacts(ctx);
   applyRecordTransfers(ctx);
-  applyHbarTransfers(ctx);
+  applyHbarTransfers(ctx, transfers);
   applyRecordRelations(ctx);
 }
 

@@ -9,7 +9,7 @@
  */
 import { entityIdOf } from "../ids.ts";
 import type { proto } from "../streams/proto.ts";
-import { nestedMessage, readEntityId } from "../streams/transaction-body-fields.ts";
+import { type BodyFields, entityIdAt, type Int64, nestedAt } from "../streams/transaction-body-fields.ts";
 import type { DecodedItem } from "./decode.ts";
 
 type Id = Parameters<typeof entityIdOf>[0];
@@ -70,14 +70,19 @@ const RULES: Readonly<Record<string, Rule>> = {
   tokenWipe: (b) => of(b.tokenWipe?.token),
 };
 
-/** The entity id of a transaction; `data` is the typed body's payload read off the wire (null if absent). */
-export function transactionEntityId(item: DecodedItem, data: Uint8Array | null): bigint | null {
+/** The entity id of a transaction; `fields` locate its typed body in `bodyBytes`. */
+export function transactionEntityId(
+  item: DecodedItem,
+  bodyBytes: Uint8Array,
+  fields: BodyFields,
+): Int64 | null {
   const bodyCase = item.bodyCase;
   if (bodyCase === undefined) return null;
   if (bodyCase === "consensusSubmitMessage") {
     // ConsensusSubmitMessageTransactionBody.topicID is field 1.
-    const topic = data === null ? null : nestedMessage(data, 1);
-    return topic === null ? null : readEntityId(topic);
+    if (fields.dataStart < 0) return null;
+    const topic = nestedAt(bodyBytes, fields.dataStart, fields.dataEnd, 1);
+    return topic === null ? null : entityIdAt(bodyBytes, topic[0], topic[1]);
   }
   const rule = RULES[bodyCase];
   if (rule === undefined) return null;

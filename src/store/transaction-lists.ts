@@ -70,6 +70,8 @@ const SECTION_PRICING_MULTIPLIER = 5;
 const SECTION_INNER_TRANSACTIONS = 6;
 
 const SAFE = 2 ** 53;
+/** Below this magnitude, zig-zag (and one more flag bit) stays exact in double arithmetic. */
+const SMALL = 1n << 50n;
 
 /** Appends varints to a growing buffer. One writer is reused for every record of a file. */
 export class PackWriter {
@@ -107,8 +109,37 @@ export class PackWriter {
   }
 
   /** A signed integer, zig-zag encoded. */
-  signed(value: bigint): void {
-    this.unsigned(value >= 0n ? value << 1n : (-value << 1n) - 1n);
+  signed(value: bigint | number): void {
+    if (
+      typeof value === "number"
+        ? Number.isSafeInteger(value) && Math.abs(value) < 2 ** 50
+        : value < SMALL && value > -SMALL
+    ) {
+      const n = Number(value);
+      this.unsigned(n >= 0 ? n * 2 : -n * 2 - 1);
+      return;
+    }
+    const big = BigInt(value);
+    this.unsigned(big >= 0n ? big << 1n : (-big << 1n) - 1n);
+  }
+
+  /** A signed integer or null: 0 for null, else the zig-zag value plus one. */
+  nullableSigned(value: bigint | number | null): void {
+    if (value === null) {
+      this.unsigned(0);
+      return;
+    }
+    if (
+      typeof value === "number"
+        ? Number.isSafeInteger(value) && Math.abs(value) < 2 ** 50
+        : value < SMALL && value > -SMALL
+    ) {
+      const n = Number(value);
+      this.unsigned((n >= 0 ? n * 2 : -n * 2 - 1) + 1);
+      return;
+    }
+    const big = BigInt(value);
+    this.unsigned((big >= 0n ? big << 1n : (-big << 1n) - 1n) + 1n);
   }
 
   bytes(value: Uint8Array): void {
@@ -172,6 +203,12 @@ export class PackReader {
     return (z & 1n) === 0n ? z >> 1n : -((z + 1n) >> 1n);
   }
 
+  nullableSigned(): bigint | null {
+    const z = this.unsigned();
+    if (z === 0n) return null;
+    return ((z - 1n) & 1n) === 0n ? (z - 1n) >> 1n : -(z >> 1n);
+  }
+
   bytesValue(): Uint8Array {
     const length = this.count();
     if (this.pos + length > this.bytes.length) throw new RangeError("packed bytes run past the end");
@@ -186,22 +223,23 @@ export class PackReader {
   }
 }
 
-/** Packs an hbar transfer list: per entry the account (its approval flag folded in) and the amount. */
-export function packHbarTransfers(writer: PackWriter, transfers: readonly HbarTransfer[]): Uint8Array | null {
-  writer.reset();
+/** Writes an hbar transfer list: its length, then per entry the account (approval flag folded in) and amount. */
+function writeHbarTransfers(writer: PackWriter, transfers: readonly HbarTransfer[]): void {
+  writer.unsigned(transfers.length);
   for (const { accountId, amount, isApproval } of transfers) {
-    const zigzag = accountId >= 0n ? accountId << 1n : (-accountId << 1n) - 1n;
-    writer.unsigned((zigzag << 1n) | (isApproval ? 1n : 0n));
+    if (accountId >= 0n && accountId < SMALL) {
+      writer.unsigned(Number(accountId) * 4 + (isApproval ? 1 : 0));
+    } else {
+      const zigzag = accountId >= 0n ? accountId << 1n : (-accountId << 1n) - 1n;
+      writer.unsigned((zigzag << 1n) | (isApproval ? 1n : 0n));
+    }
     writer.signed(amount);
   }
-  return writer.finish();
 }
 
-export function unpackHbarTransfers(blob: Uint8Array | null): HbarTransfer[] {
-  if (blob === null || blob.length === 0) return [];
-  const reader = new PackReader(blob);
+function readHbarTransfers(reader: PackReader): HbarTransfer[] {
   const out: HbarTransfer[] = [];
-  while (!reader.done) {
+  for (let n = reader.count(); n > 0; n--) {
     const key = reader.unsigned();
     const zigzag = key >> 1n;
     const accountId = (zigzag & 1n) === 0n ? zigzag >> 1n : -((zigzag + 1n) >> 1n);
@@ -210,7 +248,7 @@ export function unpackHbarTransfers(blob: Uint8Array | null): HbarTransfer[] {
   return out;
 }
 
-/** True when nothing in the extras needs a blob. */
+/** True when the extras hold nothing (no section to write). */
 function isEmpty(extras: TransactionExtras): boolean {
   return (
     extras.stakingRewardTransfers.length === 0 &&
@@ -222,9 +260,7 @@ function isEmpty(extras: TransactionExtras): boolean {
   );
 }
 
-export function packExtras(writer: PackWriter, extras: TransactionExtras): Uint8Array | null {
-  if (isEmpty(extras)) return null;
-  writer.reset();
+function writeExtras(writer: PackWriter, extras: TransactionExtras): void {
   if (extras.stakingRewardTransfers.length > 0) {
     writer.unsigned(SECTION_STAKING_REWARDS);
     writer.unsigned(extras.stakingRewardTransfers.length);
@@ -266,11 +302,11 @@ export function packExtras(writer: PackWriter, extras: TransactionExtras): Uint8
       writer.signed(validStartNs);
     }
   }
-  return writer.finish();
 }
 
-export function unpackExtras(blob: Uint8Array | null): TransactionExtras {
-  if (blob === null || blob.length === 0) return NO_EXTRAS;
+/** Reads the extras sections that follow in `reader` (to its end). */
+function readExtras(reader: PackReader): TransactionExtras {
+  if (reader.done) return NO_EXTRAS;
   const extras: TransactionExtras = {
     stakingRewardTransfers: [],
     assessedCustomFees: [],
@@ -279,7 +315,6 @@ export function unpackExtras(blob: Uint8Array | null): TransactionExtras {
     highVolumePricingMultiplier: 0n,
     innerTransactions: [],
   };
-  const reader = new PackReader(blob);
   while (!reader.done) {
     const section = reader.count();
     switch (section) {
@@ -323,3 +358,99 @@ export function unpackExtras(blob: Uint8Array | null): TransactionExtras {
   }
   return extras;
 }
+
+/**
+ * The offsets from `first` of a transaction_account row's later times, as numbers: exact, since a row's times
+ * lie within one record file (the writer starts another row past 2^52 ns).
+ */
+export function unpackOffsets(blob: Uint8Array | null): number[] {
+  const offsets: number[] = [];
+  if (blob === null || blob.length === 0) return offsets;
+  let offset = 0;
+  let pos = 0;
+  while (pos < blob.length) {
+    let delta = 0;
+    let scale = 1;
+    for (;;) {
+      const b = blob[pos++];
+      if (b === undefined) throw new RangeError("packed varint runs past the end");
+      delta += (b & 127) * scale;
+      if (b < 128) break;
+      scale *= 128;
+    }
+    offset += delta;
+    offsets.push(offset);
+  }
+  return offsets;
+}
+
+/** The columns of a transaction row kept packed in `transaction.details`, and its lists. */
+export type TransactionDetails = {
+  chargedFee: bigint;
+  maxFee: bigint;
+  validDurationSeconds: bigint | null;
+  nodeId: bigint | null;
+  entityId: bigint | null;
+  parentNs: bigint | null;
+  /** Empty when the body has no memo. */
+  memo: Uint8Array;
+  transfers: HbarTransfer[];
+  extras: TransactionExtras;
+};
+
+type DetailsInput = {
+  chargedFee: bigint | number;
+  maxFee: bigint | number;
+  validDurationSeconds: bigint | number | null;
+  nodeId: bigint | number | null;
+  entityId: bigint | number | null;
+  parentNs: bigint | null;
+  memo: Uint8Array | null;
+  transfers: readonly HbarTransfer[];
+  extras: TransactionExtras | null;
+};
+
+/**
+ * Packs a transaction's details: charged fee, max fee, then nullable valid duration, node, entity and parent
+ * (as its distance back from the consensus time), the memo's bytes, the hbar transfers, and the extras sections
+ * to the end. One blob instead of a column each: a row reads as fast as it writes.
+ */
+export function packDetails(writer: PackWriter, consensusNs: bigint, details: DetailsInput): Uint8Array {
+  writer.reset();
+  writer.signed(details.chargedFee);
+  writer.signed(details.maxFee);
+  writer.nullableSigned(details.validDurationSeconds);
+  writer.nullableSigned(details.nodeId);
+  writer.nullableSigned(details.entityId);
+  writer.nullableSigned(details.parentNs === null ? null : consensusNs - details.parentNs);
+  writer.bytes(details.memo ?? EMPTY);
+  writeHbarTransfers(writer, details.transfers);
+  if (details.extras !== null && !isEmpty(details.extras)) writeExtras(writer, details.extras);
+  return writer.finish() ?? EMPTY;
+}
+
+export function unpackDetails(consensusNs: bigint, blob: Uint8Array): TransactionDetails {
+  const reader = new PackReader(blob);
+  const chargedFee = reader.signed();
+  const maxFee = reader.signed();
+  const validDurationSeconds = reader.nullableSigned();
+  const nodeId = reader.nullableSigned();
+  const entityId = reader.nullableSigned();
+  const parentBack = reader.nullableSigned();
+  const memo = reader.bytesValue();
+  const transfers = readHbarTransfers(reader);
+  const extras = readExtras(reader);
+  return {
+    chargedFee,
+    maxFee,
+    validDurationSeconds,
+    nodeId,
+    entityId,
+    parentNs: parentBack === null ? null : consensusNs - parentBack,
+    memo,
+    transfers,
+    extras,
+  };
+}
+
+const EMPTY = new Uint8Array(0);

@@ -21,8 +21,8 @@ import {
   type HbarTransfer,
   TRANSACTION_FLAGS,
   type TransactionExtras,
-  unpackExtras,
-  unpackHbarTransfers,
+  unpackDetails,
+  unpackOffsets,
 } from "./transaction-lists.ts";
 import { type AccountScope, accountScope, type TimeBounds, timeBounds } from "./transaction-plan.ts";
 
@@ -121,9 +121,21 @@ const SCHEDULED_RANGE_NS = 89_285n * 60_000n * NS_PER_MS;
 const SCHEDULE_CREATE = 42;
 const SUCCESS_RESULTS = new Set([22, 104, 220]);
 const TYPE_LIMIT = 1 << 20;
+/** Rows read per statement (a page holds at most 100). */
+const ROWS_PER_READ = 100;
 
-const ROW_COLUMNS = `consensus_ns, type, result, payer_id, valid_start_ns, nonce, flags, charged_fee, max_fee,
-  valid_duration, node_id, entity_id, parent_ns, memo, hash, transfers, extras`;
+const COLUMNS = [
+  "consensus_ns",
+  "type",
+  "result",
+  "payer_id",
+  "valid_start_ns",
+  "nonce",
+  "flags",
+  "hash",
+  "details",
+];
+const ROW_COLUMNS = COLUMNS.join(", ");
 
 type RawRow = {
   consensus_ns: bigint;
@@ -133,17 +145,11 @@ type RawRow = {
   valid_start_ns: bigint;
   nonce: bigint;
   flags: bigint;
-  charged_fee: bigint;
-  max_fee: bigint;
-  valid_duration: bigint | null;
-  node_id: bigint | null;
-  entity_id: bigint | null;
-  parent_ns: bigint | null;
-  memo: Buffer | null;
   hash: Buffer;
-  transfers: Buffer | null;
-  extras: Buffer | null;
+  details: Buffer;
 };
+
+type AccountRow = { first_ns: bigint; times: Buffer | null };
 
 /** A sorted, de-duplicated stream of consensus times that one key (a kind, an account's kind) yields. */
 type Fetch = (lower: bigint, upper: bigint, limit: number) => bigint[];
@@ -172,16 +178,35 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
        ORDER BY account_id LIMIT 1`,
     )
     .pluck();
+  const firstAccount = db
+    .prepare(
+      `SELECT account_id FROM transaction_account WHERE account_id >= ? AND account_id <= ?
+       ORDER BY account_id LIMIT 1`,
+    )
+    .pluck();
+  const groupsDown = db.prepare(
+    `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns <= ?
+     ORDER BY first_ns DESC LIMIT ?`,
+  );
+  const groupsUp = db.prepare(
+    `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns >= ?
+       AND first_ns <= ? ORDER BY first_ns LIMIT ?`,
+  );
+  const groupBefore = db.prepare(
+    `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns < ?
+     ORDER BY first_ns DESC LIMIT 1`,
+  );
   const rowsById = db.prepare(
-    `SELECT ${ROW_COLUMNS} FROM "transaction" WHERE payer_id = ? AND valid_start_ns = ?
+    `SELECT ${ROW_COLUMNS} FROM "transaction" WHERE valid_start_ns = ? AND payer_id = ?
        AND consensus_ns >= ? AND consensus_ns <= ? ORDER BY consensus_ns`,
   );
   const candidatesByHash = db.prepare(
-    `SELECT consensus_ns, payer_id, hash FROM "transaction" WHERE substr(hash, 1, 6) = ? ORDER BY consensus_ns`,
+    `SELECT consensus_ns, payer_id, hash FROM "transaction" WHERE substr(hash, 1, 4) = ? ORDER BY consensus_ns`,
   );
 
   const toRow = (raw: RawRow): TransactionRow => {
     const flags = Number(raw.flags);
+    const details = unpackDetails(raw.consensus_ns, raw.details);
     const row: TransactionRow = {
       consensusNs: raw.consensus_ns,
       type: Number(raw.type),
@@ -191,18 +216,10 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
       nonce: Number(raw.nonce),
       scheduled: (flags & TRANSACTION_FLAGS.scheduled) !== 0,
       highVolume: (flags & TRANSACTION_FLAGS.highVolume) !== 0,
-      chargedFee: raw.charged_fee,
-      maxFee: raw.max_fee,
-      validDurationSeconds: raw.valid_duration,
-      nodeId: raw.node_id,
-      entityId: raw.entity_id,
-      parentNs: raw.parent_ns,
-      memo: raw.memo ?? new Uint8Array(),
       hash: raw.hash,
-      transfers: unpackHbarTransfers(raw.transfers),
+      ...details,
       tokenTransfers: [],
       nftTransfers: [],
-      extras: unpackExtras(raw.extras),
     };
     if ((flags & TRANSACTION_FLAGS.tokenTransfers) !== 0) {
       row.tokenTransfers = (
@@ -239,9 +256,23 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     return row;
   };
 
-  const loadRow = (consensusNs: bigint): TransactionRow | undefined => {
-    const raw = getRow.get(consensusNs) as RawRow | undefined;
-    return raw === undefined ? undefined : toRow(raw);
+  // Rows of a page in one statement: an IN list of ROWS_PER_READ places, the unused ones bound to NULL.
+  const getRows = db.prepare(
+    `SELECT ${ROW_COLUMNS} FROM "transaction" WHERE consensus_ns IN (${Array(ROWS_PER_READ).fill("?").join(", ")})`,
+  );
+  const loadRows = (times: readonly bigint[]): TransactionRow[] => {
+    const byTime = new Map<bigint, RawRow>();
+    for (let start = 0; start < times.length; start += ROWS_PER_READ) {
+      const chunk: (bigint | null)[] = times.slice(start, start + ROWS_PER_READ);
+      while (chunk.length < ROWS_PER_READ) chunk.push(null);
+      for (const raw of getRows.all(chunk) as RawRow[]) byTime.set(raw.consensus_ns, raw);
+    }
+    const rows: TransactionRow[] = [];
+    for (const time of times) {
+      const raw = byTime.get(time);
+      if (raw !== undefined) rows.push(toRow(raw));
+    }
+    return rows;
   };
 
   /** `AND consensus_ns NOT IN (…)` for the excluded times, with its parameters. */
@@ -265,43 +296,83 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
         .all(kind, lower, upper, ...excluded, ...(flag === 0 ? [] : [flag]), limit) as bigint[];
   };
 
-  /** Every transaction in consensus order (no type or result filter). */
-  const walkFetch = (query: TransactionListQuery, time: TimeBounds): Fetch => {
+  /** Every transaction in consensus order (no type or result filter): `columns` of the rows in range. */
+  const walkStatement = (columns: string, query: TransactionListQuery, time: TimeBounds) => {
     const [notIn, excluded] = exclusion(time);
     const flag = creditDebitFlag(query.creditDebit);
-    const sql = `SELECT consensus_ns FROM "transaction" WHERE consensus_ns >= ? AND consensus_ns <= ?${notIn}${
+    const sql = `SELECT ${columns} FROM "transaction" WHERE consensus_ns >= ? AND consensus_ns <= ?${notIn}${
       flag === 0 ? "" : " AND flags & ? != 0"
     } ORDER BY consensus_ns ${direction(query.order)} LIMIT ?`;
+    const tail = flag === 0 ? excluded : [...excluded, flag];
+    return (lower: bigint, upper: bigint, limit: number) => statement(sql).all(lower, upper, ...tail, limit);
+  };
+  const walkFetch = (query: TransactionListQuery, time: TimeBounds): Fetch => {
+    const walk = walkStatement("consensus_ns", query, time);
     return (lower, upper, limit) =>
-      statement(sql)
-        .pluck()
-        .all(lower, upper, ...excluded, ...(flag === 0 ? [] : [flag]), limit) as bigint[];
+      (walk(lower, upper, limit) as { consensus_ns: bigint }[]).map((r) => r.consensus_ns);
   };
 
-  /** One account's transactions of one account kind. */
+  /**
+   * One account's transactions of one account kind, from its rows (one per record file, listing up to 512
+   * transactions): rows from the end of the range backwards (desc), or from the row holding the start of the
+   * range forwards (asc), until `limit` transactions in range are found.
+   */
   const accountKindFetch = (
     accountId: bigint,
     kind: number,
     query: TransactionListQuery,
     time: TimeBounds,
   ): Fetch => {
-    const [notIn, excluded] = exclusion(time);
-    const sql = `SELECT consensus_ns FROM transaction_account WHERE account_id = ? AND kind = ?
-      AND consensus_ns >= ? AND consensus_ns <= ?${notIn} ORDER BY consensus_ns ${direction(query.order)} LIMIT ?`;
-    return (lower, upper, limit) =>
-      statement(sql)
-        .pluck()
-        .all(accountId, kind, lower, upper, ...excluded, limit) as bigint[];
+    const excluded = time.excluded.length === 0 ? null : new Set(time.excluded);
+    return (lower, upper, limit) => {
+      const out: bigint[] = [];
+      // Each row but the first holds a time in range (or below it, which ends the walk): this many rows do.
+      const rowsNeeded = limit + (excluded?.size ?? 0) + 1;
+      /** Takes a row's times in range in the walk's direction; true once the page is full or the range left. */
+      const take = (row: AccountRow, down: boolean): boolean => {
+        const offsets = unpackOffsets(row.times);
+        const count = offsets.length + 1;
+        for (let k = 0; k < count; k++) {
+          const i = down ? count - 1 - k : k;
+          const t = i === 0 ? row.first_ns : row.first_ns + BigInt(offsets[i - 1]!);
+          if (down ? t < lower : t > upper) return true;
+          if (down ? t > upper : t < lower) continue;
+          if (excluded?.has(t) === true) continue;
+          out.push(t);
+          if (out.length === limit) return true;
+        }
+        return false;
+      };
+      if (query.order === "desc") {
+        for (const row of groupsDown.all(accountId, kind, upper, rowsNeeded) as AccountRow[]) {
+          if (take(row, true)) break;
+        }
+        return out;
+      }
+      const straddling = groupBefore.get(accountId, kind, lower) as AccountRow | undefined;
+      if (straddling !== undefined && take(straddling, false)) return out;
+      for (const row of groupsUp.all(accountId, kind, lower, upper, rowsNeeded) as AccountRow[]) {
+        if (take(row, false)) break;
+      }
+      return out;
+    };
   };
 
-  /** Seeks every key between `from` and `to` (inclusive) that `next` finds. */
-  function* keys(next: (after: bigint, to: bigint) => bigint | undefined, from: bigint, to: bigint) {
-    let after = from - 1n;
-    for (;;) {
-      const key = next(after, to);
-      if (key === undefined) return;
+  /**
+   * Seeks every key between `from` and `to` (inclusive): `first` finds the first at or after a bound, `next` the
+   * next after one (`from` may be the smallest int64, which has nothing below it to start after).
+   */
+  function* keys(
+    next: (after: bigint, to: bigint) => bigint | undefined,
+    from: bigint,
+    to: bigint,
+    first: (from: bigint, to: bigint) => bigint | undefined = (at, upTo) => next(at - 1n, upTo),
+  ) {
+    let key = first(from, to);
+    while (key !== undefined) {
       yield key;
-      after = key;
+      if (key >= to) return;
+      key = next(key, to);
     }
   }
 
@@ -413,8 +484,9 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
         );
       case "range": {
         const next = (after: bigint, to: bigint) => nextAccount.get(after, to) as bigint | undefined;
+        const first = (from: bigint, to: bigint) => firstAccount.get(from, to) as bigint | undefined;
         const accounts: bigint[] = [];
-        for (const accountId of keys(next, scope.lower, scope.upper)) {
+        for (const accountId of keys(next, scope.lower, scope.upper, first)) {
           if (scope.excluded.has(accountId)) continue;
           if (accounts.length === MAX_RANGE_ACCOUNTS) return scanRange(scope, query, time);
           accounts.push(accountId);
@@ -438,7 +510,7 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     upper: bigint,
     filter: TransactionLookupFilter,
   ) =>
-    (rowsById.all(payerId, validStartNs, lower, upper) as RawRow[]).filter((raw) =>
+    (rowsById.all(validStartNs, payerId, lower, upper) as RawRow[]).filter((raw) =>
       lookupMatches(raw, filter),
     );
 
@@ -472,8 +544,8 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     const found = new Map<bigint, RawRow>();
     for (const { payerId, validStartNs } of ids) {
       for (const raw of rowsById.all(
-        payerId,
         validStartNs,
+        payerId,
         min - RECORD_FILE_CLOSE_NS,
         max + TRANSACTION_RANGE_NS,
       ) as RawRow[]) {
@@ -486,17 +558,18 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
   return {
     listTransactionTimestamps,
     listTransactions(query) {
-      const rows: TransactionRow[] = [];
-      for (const consensusNs of listTransactionTimestamps(query)) {
-        const row = loadRow(consensusNs);
-        if (row !== undefined) rows.push(row);
-      }
-      return rows;
+      // No account, type or result: the page is the table's rows in order, read in one statement.
+      const time = timeBounds(query.timestamps);
+      if (query.accountIds.length > 0 || query.types.length > 0 || query.result !== null || time === null)
+        return loadRows(listTransactionTimestamps(query));
+      if (query.limit <= 0 || time.lower > time.upper) return [];
+      const rows = walkStatement(ROW_COLUMNS, query, time)(time.lower, time.upper, query.limit) as RawRow[];
+      return rows.map(toRow);
     },
     getTransactionsById,
     getTransactionsByHash(hash, filter) {
       const matches = (
-        candidatesByHash.all(Buffer.from(hash.subarray(0, 6))) as {
+        candidatesByHash.all(Buffer.from(hash.subarray(0, 4))) as {
           consensus_ns: bigint;
           payer_id: bigint;
           hash: Buffer;

@@ -63,6 +63,8 @@ export type WriteStore = {
   setCursor(row: CursorRow): void;
   /** The transaction index (store/transaction-writes.ts). */
   insertTransaction(row: TransactionIndexRow): void;
+  /** Ends a record file's transaction-index account rows (once per file, so commit groups change nothing). */
+  cutTransactionFile(): void;
   insertTokenTransfer(
     consensusNs: bigint,
     tokenId: bigint,
@@ -265,6 +267,7 @@ export function createWriteStore(db: Db): WriteStore {
     insertBlockProof: (row) => insertBlockProof.run(row.number, row.kind, row.verified ? 1 : 0),
     setCursor: (row) => setCursor.run(row),
     insertTransaction: (row) => transactions.insert(row),
+    cutTransactionFile: () => transactions.cutFile(),
     insertTokenTransfer: (t, tokenId, accountId, amount, isApproval) =>
       tokenTransfers.add(t, tokenId, accountId, amount, isApproval ? 1 : 0),
     insertNftTransfer: (t, tokenId, serial, sender, receiver, isApproval) =>

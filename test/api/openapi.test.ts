@@ -70,6 +70,8 @@ describe("the OpenAPI document", () => {
         "/api/v1/topics/{topicId}/messages",
         "/api/v1/topics/{topicId}/messages/{sequenceNumber}",
         "/api/v1/topics/messages/{consensusTimestamp}",
+        "/api/v1/transactions",
+        "/api/v1/transactions/{transactionIdOrHash}",
         "/health/liveness",
         "/health/readiness",
         "/api/v1/docs",

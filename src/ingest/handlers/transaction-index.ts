@@ -7,7 +7,7 @@
  * Everything is read from the record and the body (`item.record`, `item.bodyBytes` / `item.body`), whatever the
  * stream format the item came from. Mirrors the importer's `EntityRecordItemListener`: hbar transfers always,
  * staking reward payouts always, token/NFT transfers and assessed custom fees only for successful records (and
- * FAIL_INVALID errata records).
+ * FAIL_INVALID errata records). Returns the record's hbar transfers, read once for the hbar ledger too.
  */
 import { entityIdOf } from "../../ids.ts";
 import {
@@ -15,17 +15,16 @@ import {
   type AssessedCustomFee,
   type HbarTransfer,
   type InnerTransactionId,
-  PackWriter,
-  packExtras,
-  packHbarTransfers,
   type StakingRewardTransfer,
   TRANSACTION_FLAGS,
+  type TransactionExtras,
 } from "../../store/transaction-lists.ts";
 import { toBigInt } from "../../streams/long.ts";
 import { proto } from "../../streams/proto.ts";
 import { transactionBodyBytes } from "../../streams/transaction-body-bytes.ts";
 import {
   type BodyAccountAmount,
+  type BodyFields,
   readBodyFields,
   readCryptoTransferAmounts,
 } from "../../streams/transaction-body-fields.ts";
@@ -39,11 +38,9 @@ const PRECEDING_TYPES = new Set([11, 15]);
 /** Before 2020, failed CryptoTransfers could list spurious non-fee transfers (the importer's errata). */
 const SPURIOUS_TRANSFERS_BEFORE_NS = 1577836799000000000n;
 
-const writer = new PackWriter();
-
-export function indexTransaction({ item, store }: HandlerContext): void {
+export function indexTransaction({ item, store }: HandlerContext): readonly HbarTransfer[] {
   const record = item.record;
-  const bodyBytes = item.bodyBytes ?? proto.TransactionBody.encode(item.body).finish();
+  const { bodyBytes } = item;
   const fields = readBodyFields(bodyBytes, bodyFieldNumber(item.bodyCase));
   const failed = !item.successful;
   const keepsTokenEffects = item.successful || item.status === proto.ResponseCodeEnum.FAIL_INVALID;
@@ -52,20 +49,27 @@ export function indexTransaction({ item, store }: HandlerContext): void {
   if (fields.highVolume) flags |= TRANSACTION_FLAGS.highVolume;
   if (record.scheduleRef != null) flags |= TRANSACTION_FLAGS.scheduled;
 
-  // Each involved account's credit / debit bits (0 for a payer or a zero amount).
-  const involved = new Map<bigint, number>();
+  // Each involved account with its credit / debit bits (0 for a payer or a zero amount); a handful per record.
+  const accountIds: bigint[] = [];
+  const accountBits: number[] = [];
   const involve = (accountId: bigint, amount: bigint) => {
     const bits = amount > 0n ? ACCOUNT_KIND_BITS.credit : amount < 0n ? ACCOUNT_KIND_BITS.debit : 0;
-    involved.set(accountId, (involved.get(accountId) ?? 0) | bits);
-    if (amount > 0n) flags |= TRANSACTION_FLAGS.credit;
-    else if (amount < 0n) flags |= TRANSACTION_FLAGS.debit;
+    flags |=
+      bits === ACCOUNT_KIND_BITS.credit ? TRANSACTION_FLAGS.credit : bits === 0 ? 0 : TRANSACTION_FLAGS.debit;
+    const at = accountIds.indexOf(accountId);
+    if (at === -1) {
+      accountIds.push(accountId);
+      accountBits.push(bits);
+    } else {
+      accountBits[at]! |= bits;
+    }
   };
 
-  const transfers = hbarTransfers(item, fields.data);
+  const transfers = hbarTransfers(item, bodyBytes, fields);
   for (const transfer of transfers) involve(transfer.accountId, transfer.amount);
 
-  if (keepsTokenEffects) {
-    for (const list of record.tokenTransferLists ?? []) {
+  if (keepsTokenEffects && record.tokenTransferLists != null) {
+    for (const list of record.tokenTransferLists) {
       // The same lists, and the same entries, that applyRecordTransfers writes.
       if (entityIdOf(list.token) === null) continue;
       for (const transfer of list.transfers ?? []) {
@@ -81,27 +85,10 @@ export function indexTransaction({ item, store }: HandlerContext): void {
   const parentNs =
     record.parentConsensusTimestamp == null ? null : timestampToNs(record.parentConsensusTimestamp);
   // A payer finds its user transactions, its children that have a parent, and crypto creates / updates.
-  if (item.nonce === 0 || parentNs !== null || PRECEDING_TYPES.has(item.typeId)) {
-    if (!involved.has(item.payerId)) involved.set(item.payerId, 0);
-  }
+  if (item.nonce === 0 || parentNs !== null || PRECEDING_TYPES.has(item.typeId)) involve(item.payerId, 0n);
 
   const base = item.typeId * 8 + (failed ? ACCOUNT_KIND_BITS.failed : 0);
-  const accountIds: bigint[] = [];
-  const accountKinds: number[] = [];
-  for (const [accountId, bits] of involved) {
-    accountIds.push(accountId);
-    accountKinds.push(base + bits);
-  }
-
-  const packedTransfers = packHbarTransfers(writer, transfers);
-  const extras = packExtras(writer, {
-    stakingRewardTransfers: stakingRewards(record),
-    assessedCustomFees: keepsTokenEffects ? assessedFees(record) : [],
-    maxCustomFees: fields.maxCustomFees,
-    batchKey: fields.batchKey,
-    highVolumePricingMultiplier: BigInt.asIntN(64, toBigInt(record.highVolumePricingMultiplier)),
-    innerTransactions: item.bodyCase === "atomicBatch" ? innerTransactions(item) : [],
-  });
+  const accountKinds = accountBits.map((bits) => base + bits);
 
   store.insertTransaction({
     consensusNs: item.consensusNs,
@@ -115,15 +102,47 @@ export function indexTransaction({ item, store }: HandlerContext): void {
     maxFee: fields.maxFee,
     validDurationSeconds: fields.validDurationSeconds,
     nodeId: fields.nodeAccountId,
-    entityId: transactionEntityId(item, fields.data),
+    entityId: transactionEntityId(item, bodyBytes, fields),
     parentNs,
     memo: fields.memo.length === 0 ? null : fields.memo,
     hash: record.transactionHash ?? new Uint8Array(),
-    transfers: packedTransfers,
-    extras,
+    transfers,
+    extras: extrasOf(item, fields, keepsTokenEffects),
     accountIds,
     accountKinds,
   });
+  return transfers;
+}
+
+/** The rarely present parts; null (no work) for the common record that has none of them. */
+function extrasOf(
+  item: DecodedItem,
+  fields: BodyFields,
+  keepsTokenEffects: boolean,
+): TransactionExtras | null {
+  const record = item.record;
+  const rewards = record.paidStakingRewards;
+  const assessed = keepsTokenEffects ? record.assessedCustomFees : null;
+  const multiplier = record.highVolumePricingMultiplier;
+  const batch = item.bodyCase === "atomicBatch";
+  if (
+    (rewards == null || rewards.length === 0) &&
+    (assessed == null || assessed.length === 0) &&
+    fields.maxCustomFees.length === 0 &&
+    fields.batchKey === null &&
+    (multiplier == null || toBigInt(multiplier) === 0n) &&
+    !batch
+  ) {
+    return null;
+  }
+  return {
+    stakingRewardTransfers: stakingRewards(record),
+    assessedCustomFees: keepsTokenEffects ? assessedFees(record) : [],
+    maxCustomFees: fields.maxCustomFees,
+    batchKey: fields.batchKey,
+    highVolumePricingMultiplier: BigInt.asIntN(64, toBigInt(multiplier)),
+    innerTransactions: batch ? innerTransactions(item) : [],
+  };
 }
 
 /**
@@ -131,34 +150,35 @@ export function indexTransaction({ item, store }: HandlerContext): void {
  * (allowance) transfer when a CryptoTransfer body lists the same account and amount with `is_approval`; credits
  * never are, except in the importer's pre-2020 failed transfers, which it looks up the same way.
  */
-function hbarTransfers(item: DecodedItem, data: Uint8Array | null): HbarTransfer[] {
+function hbarTransfers(item: DecodedItem, bodyBytes: Uint8Array, fields: BodyFields): HbarTransfer[] {
   const amounts = item.record.transferList?.accountAmounts ?? [];
   if (amounts.length === 0) return [];
   let body: BodyAccountAmount[] | null = null;
   const lookupCredits = !item.successful && item.consensusNs < SPURIOUS_TRANSFERS_BEFORE_NS;
   const out: HbarTransfer[] = [];
   for (const entry of amounts) {
-    const accountId = entityIdOf(entry.accountID) ?? 0n;
+    const accountId = entityIdOf(entry.accountID);
+    // An entry without an account number moves nobody's hbar (the ledger skips it too).
+    if (accountId === null) continue;
     const amount = toBigInt(entry.amount);
     let isApproval = false;
-    if (item.bodyCase === "cryptoTransfer" && data !== null && (amount < 0n || lookupCredits)) {
-      body ??= readCryptoTransferAmounts(data);
+    if (item.bodyCase === "cryptoTransfer" && fields.dataStart >= 0 && (amount < 0n || lookupCredits)) {
+      body ??= readCryptoTransferAmounts(bodyBytes, fields.dataStart, fields.dataEnd);
       const match = body.find((aa) => aa.accountId === accountId && aa.amount === amount);
       isApproval = match?.isApproval ?? false;
     }
     out.push({ accountId, amount, isApproval });
   }
-  return out.sort((a, b) =>
-    a.accountId !== b.accountId
-      ? a.accountId < b.accountId
-        ? -1
-        : 1
-      : a.amount < b.amount
-        ? -1
-        : a.amount > b.amount
-          ? 1
-          : 0,
-  );
+  // Records list transfers by account already; sort only when one does not.
+  for (let i = 1; i < out.length; i++) {
+    if (compareTransfers(out[i - 1]!, out[i]!) > 0) return out.sort(compareTransfers);
+  }
+  return out;
+}
+
+function compareTransfers(a: HbarTransfer, b: HbarTransfer): number {
+  if (a.accountId !== b.accountId) return a.accountId < b.accountId ? -1 : 1;
+  return a.amount < b.amount ? -1 : a.amount > b.amount ? 1 : 0;
 }
 
 function stakingRewards(record: proto.TransactionRecord): StakingRewardTransfer[] {

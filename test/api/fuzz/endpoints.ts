@@ -24,10 +24,15 @@ export type ValueKind =
   | "accountPath"
   | "accountIdOrAlias"
   | "boolean"
-  | "transactionType"
   | "topicId"
   | "sequenceNumber"
-  | "encoding";
+  | "encoding"
+  | "transactionType"
+  | "transactionResult"
+  | "creditDebit"
+  | "transactionIdOrHash"
+  | "nonce"
+  | "scheduled";
 
 /**
  * - `node`: `{"_status":{"messages":[{"message":"..."}]}}` (tokens, blocks: the Node mirror node);
@@ -57,7 +62,8 @@ export type FuzzScenario =
   | "network-supply"
   | "account-relations"
   | "accounts"
-  | "topics";
+  | "topics"
+  | "transactions";
 
 const pages = { limit: "limit", order: "order" } as const;
 const balances = {
@@ -201,6 +207,27 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
     scenario: "tokens-group-nfts",
     pathParams: { hashOrNumber: "hashOrNumber" },
     query: {},
+  },
+  {
+    path: "/api/v1/transactions",
+    errorStyle: "node",
+    scenario: "transactions",
+    pathParams: {},
+    query: {
+      "account.id": "accountId",
+      timestamp: "timestamp",
+      transactiontype: "transactionType",
+      result: "transactionResult",
+      type: "creditDebit",
+      ...pages,
+    },
+  },
+  {
+    path: "/api/v1/transactions/{transactionIdOrHash}",
+    errorStyle: "node",
+    scenario: "transactions",
+    pathParams: { transactionIdOrHash: "transactionIdOrHash" },
+    query: { nonce: "nonce", scheduled: "scheduled" },
   },
   {
     path: "/api/v1/network/exchangerate",

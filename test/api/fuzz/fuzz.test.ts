@@ -27,6 +27,7 @@ const scenarios = {
   "account-relations": useScenario("account-relations"),
   accounts: useScenario("accounts"),
   topics: useScenario("topics"),
+  transactions: useScenario("transactions"),
 } satisfies Record<FuzzScenario, unknown>;
 
 function decodes(path: string): boolean {

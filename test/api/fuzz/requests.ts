@@ -154,6 +154,9 @@ function ledgerValues(ledger: ExpectedLedger) {
       return spellings;
     }),
     topicIds: ledger.steps.filter((s) => s.type === "consensusCreateTopic").map((s) => s.entityId ?? "0.0.1"),
+    transactionIds: ledger.steps
+      .map((s) => (s as { transactionId?: string }).transactionId)
+      .filter((id): id is string => id !== undefined),
   };
 }
 
@@ -301,15 +304,57 @@ export function valueArbitrary(
         ),
       );
     }
-    case "transactionType":
-      return pick(
-        fc.constantFrom("CRYPTOTRANSFER", "cryptoupdateaccount", "TOKENCREATION", "ETHEREUMTRANSACTION"),
-        fc.constantFrom("", "CRYPTO", "UNKNOWN", "cryptotransfer "),
-      );
     case "boolean":
       return pick(
         fc.constantFrom("true", "false", "TRUE", "yes", "off", "0"),
         fc.constantFrom("", "maybe", "2"),
+      );
+    case "transactionType":
+      return pick(
+        fc.constantFrom(
+          "CRYPTOTRANSFER",
+          "cryptotransfer",
+          "ConsensusCreateTopic",
+          "SCHEDULECREATE",
+          "TOKENMINT",
+          "cryptoupdateaccount",
+          "TOKENCREATION",
+          "ETHEREUMTRANSACTION",
+        ),
+        fc.constantFrom("", "CRYPTO", "UNKNOWN", "ATOMIC_BATCH", "cryptotransfer "),
+      );
+    case "transactionResult":
+      return pick(fc.constantFrom("success", "fail", "SUCCESS", "Fail"), fc.constantFrom("", "ok", "failed"));
+    case "creditDebit":
+      return pick(fc.constantFrom("credit", "debit", "CREDIT", "Debit"), fc.constantFrom("", "both", "cr"));
+    case "nonce":
+      return pick(
+        fc.integer({ min: 0, max: 3 }).map(String),
+        fc.constantFrom("2147483647", "2147483648", "-1"),
+      );
+    case "scheduled":
+      return pick(fc.constantFrom("true", "false", "TRUE", "False"), fc.constantFrom("", "yes", "1"));
+    case "transactionIdOrHash":
+      return pick(
+        fc.oneof(
+          fc.constantFrom(...v.transactionIds),
+          fc.stringMatching(/^[0-9a-f]{96}$/),
+          fc.stringMatching(/^0x[0-9A-F]{96}$/),
+          fc.stringMatching(/^[A-Za-z0-9_-]{64}$/),
+        ),
+        fc.oneof(
+          fc.constantFrom(
+            "0.0.2-1-1",
+            "0.0.2-9999999999999999999-999999999",
+            "0.0.2-1-1234567890",
+            "0.0.274877906944-1-1",
+            "1.2-3-4",
+            "0.0.2@1717228800.000000000",
+            "0.0.2-1717228800.000000000",
+          ),
+          fc.stringMatching(/^[0-9a-fA-F]{90,100}$/),
+          numbers,
+        ),
       );
     case "hashOrNumber":
       return pick(
