@@ -111,11 +111,21 @@ export function readyBlocks(entries: readonly BlockEntry[], completeness: BlockC
   return ready;
 }
 
-/** The name a block is shown by (the blocks API's `name`): its file name, with a bucket's folders folded in. */
-export function blockDisplayName(path: string): string {
-  const parts = path.split("/");
-  if (parts.length === 1) return path;
-  const file = parts.at(-1)!;
-  const dot = file.indexOf(".");
-  return `${parts.slice(0, -1).join("")}${file.slice(0, dot)}${file.slice(dot)}`;
+/** The block number a listed path spells (a bucket's folders and file name together). */
+export function blockNumberOf(path: string): bigint {
+  const digits = path.split("/").join("");
+  return BigInt(digits.slice(0, digits.indexOf(".")));
+}
+
+/** The digits of a block file name as the mirror node writes it (`BlockFile.getFilename`). */
+const NAME_DIGITS = 36;
+
+/**
+ * The name a block is shown by (the blocks API's `name`), as the mirror node's importer names a block file it
+ * reads, whatever the layout: the block number padded to 36 digits, then the file's suffix (a node's flat
+ * folder already names files so; a bucket's `0000/0000/0000/0000/007.blk.zstd` is `000…007.blk.zstd`).
+ */
+export function blockDisplayName(path: string, number: bigint): string {
+  const file = path.slice(path.lastIndexOf("/") + 1);
+  return `${number.toString().padStart(NAME_DIGITS, "0")}${file.slice(file.indexOf("."))}`;
 }

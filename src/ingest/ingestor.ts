@@ -11,7 +11,7 @@ import { type ChainTip, checkChain, nextBlockNumber } from "../streams/chain.ts"
 import { readRecordFile } from "../streams/read-record-file.ts";
 import type { RecordFile } from "../streams/types.ts";
 import { AbandonedError, type AppliedFile, writeBlockFile, writeRecordFile } from "./apply.ts";
-import { blockDisplayName, listBlocks, readyBlocks } from "./block-files.ts";
+import { blockDisplayName, blockNumberOf, listBlocks, readyBlocks } from "./block-files.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord } from "./decode.ts";
 import { type DirEntry, isRecordFile, readyRecordFiles, signatureNameOf, streamOrderKey } from "./files.ts";
 
@@ -148,8 +148,10 @@ export function createIngestor(options: IngestorOptions): Ingestor {
 
   /** The same for a block stream block (`path` below the blocks folder). */
   function writeBlock(dir: string, path: string): AppliedFile {
-    const name = blockDisplayName(path);
-    const block = readBlockFile(name, readFileSync(join(dir, path)), options.maxBlockBytes);
+    // A file that does not read is named by its path; the block is indexed (and chained) under the mirror node's
+    // name for it.
+    const name = blockDisplayName(path, blockNumberOf(path));
+    const block = { ...readBlockFile(path, readFileSync(join(dir, path)), options.maxBlockBytes), name };
     const previousHash = checkBlockChain(tip, block);
     if (tip === null && options.beforeFirstBlock) {
       const first =
@@ -166,7 +168,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     try {
       applied = writeBlockFile(store, block, previousHash, options.shouldStop);
     } catch (error) {
-      if (error instanceof DecodeError) throw new CorruptFileError(name, error.message, { cause: error });
+      if (error instanceof DecodeError) throw new CorruptFileError(path, error.message, { cause: error });
       throw error;
     }
     tip = { name, version: BLOCK_STREAM_VERSION, hash: block.hash, blockNumber: block.number };

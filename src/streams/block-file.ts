@@ -45,7 +45,7 @@ export type BlockTransaction = {
 export type BlockProofInfo = { kind: "tss" | "other" | "none"; verified: false };
 
 export type BlockFile = {
-  /** The file's name as listed (for a bucket layout, its path below the folder). */
+  /** The name it was read by (errors name it), e.g. the path below the folder. */
   name: string;
   number: bigint;
   hapiVersion: HapiVersion;
