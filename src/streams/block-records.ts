@@ -14,6 +14,7 @@ import { hash } from "node:crypto";
 import Long from "long";
 import protobuf from "protobufjs/minimal.js";
 import { CorruptFileError } from "../errors.ts";
+import { resolveContractId, transformContractResult } from "./block-contract-results.ts";
 import type { BlockFile, BlockTransaction } from "./block-file.ts";
 import { signedTransactionField } from "./block-file.ts";
 import { OUTPUT, RESULT, TRACE } from "./block-items.ts";
@@ -200,10 +201,10 @@ function transformRecord(name: string, item: Linked): BlockRecord {
   if (result.scheduleRef !== null) record.scheduleRef = result.scheduleRef;
   const outputs = tx.outputs.map((bytes) => outputOf(name, bytes));
   const output = (kind: number) => outputs.find((o) => o.kind === kind)?.bytes;
-  transformContractResult(record, receipt, output);
   const out: BlockRecord = { bodyBytes: item.bodyBytes, bodyCase: item.bodyCase, record };
   const body = () => bodyOf(name, item);
   const context = () => contextOf(name, item);
+  transformContractResult(name, record, outputs, tx.traces, context);
   const missing = (what: string): never => {
     throw new CorruptFileError(name, `${item.bodyCase} at ${tx.consensusNs}: ${what} not found in the block`);
   };
@@ -297,6 +298,14 @@ function transformRecord(name: string, item: Linked): BlockRecord {
         receipt.topicRunningHash = message.runningHash;
         receipt.topicSequenceNumber = Long.fromValue(message.sequenceNumber);
       }
+      break;
+    }
+    case "contractUpdateInstance":
+    case "contractDeleteInstance": {
+      const target = (body().contractUpdateInstance ?? body().contractDeleteInstance)?.contractID;
+      if (target == null) break;
+      const contractId = resolveContractId(target, context) ?? missing("the contract of the EVM address");
+      receipt.contractID = proto.ContractID.create(contractId);
       break;
     }
     case "fileCreate":
@@ -401,50 +410,6 @@ function idString(id: object | null | undefined): string {
   return id == null
     ? ""
     : Buffer.from(proto.AccountID.encode(id as proto.IAccountID).finish()).toString("hex");
-}
-
-/** Contract call/create results from the EVM transaction result of the output (base transformer). */
-function transformContractResult(
-  record: proto.TransactionRecord,
-  receipt: proto.TransactionReceipt,
-  output: (kind: number) => Uint8Array | undefined,
-): void {
-  let evm: Uint8Array | undefined;
-  let create = false;
-  const call = output(OUTPUT.contractCall);
-  const created = output(OUTPUT.contractCreate);
-  const ethereum = output(OUTPUT.ethereumCall);
-  if (call !== undefined) evm = decodeFields("", call).get(1);
-  else if (created !== undefined) {
-    evm = decodeFields("", created).get(1);
-    create = true;
-  } else if (ethereum !== undefined) {
-    const fields = decodeFields("", ethereum);
-    evm = fields.get(1) ?? fields.get(2);
-    create = !fields.has(1) && fields.has(2);
-  }
-  if (evm === undefined) return;
-  const evmResult = proto.EvmTransactionResult.decode(evm);
-  const result = proto.ContractFunctionResult.create({
-    contractCallResult: evmResult.resultData,
-    errorMessage: evmResult.errorMessage,
-    gasUsed: evmResult.gasUsed,
-  });
-  if (evmResult.contractNonces.length > 0) result.contractNonces = evmResult.contractNonces;
-  if (evmResult.contractId != null) {
-    result.contractID = evmResult.contractId;
-    receipt.contractID = evmResult.contractId;
-  }
-  if (evmResult.senderId != null) result.senderId = evmResult.senderId;
-  if (evmResult.signerNonce != null) result.signerNonce = evmResult.signerNonce;
-  const internal = evmResult.internalCallContext;
-  if (internal != null) {
-    if (internal.value != null) result.amount = internal.value;
-    if (internal.callData != null) result.functionParameters = internal.callData;
-    if (internal.gas != null) result.gas = internal.gas;
-  }
-  if (create) record.contractCreateResult = result;
-  else record.contractCallResult = result;
 }
 
 type Result = {

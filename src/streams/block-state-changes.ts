@@ -35,6 +35,7 @@ const NO_ENTRIES: ReadonlyMap<string, never> = new Map<string, never>();
 export class StateChangeContext {
   private accounts: Map<string, proto.Account> | undefined;
   private accountIdsByAlias: Map<string, proto.AccountID> | undefined;
+  private contractIdsByAlias: Map<string, proto.IContractID> | undefined;
   private fileIds: proto.FileID[] | undefined;
   private nodeIds: bigint[] | undefined;
   private tokenIds: proto.TokenID[] | undefined;
@@ -65,6 +66,11 @@ export class StateChangeContext {
 
   accountIdByAlias(alias: Uint8Array): proto.AccountID | undefined {
     return (this.accountIdsByAlias ?? NO_ENTRIES).get(Buffer.from(alias).toString("hex"));
+  }
+
+  /** The contract whose account in state changes has this EVM address as its alias. */
+  contractIdByEvmAddress(address: Uint8Array): proto.IContractID | undefined {
+    return (this.contractIdsByAlias ?? NO_ENTRIES).get(Buffer.from(address).toString("hex"));
   }
 
   /** The highest file id not claimed yet (creations are transformed newest first). */
@@ -194,9 +200,18 @@ export class StateChangeContext {
     this.accounts ??= new Map();
     if (!this.accounts.has(key)) this.accounts.set(key, account);
     // Contract aliases name contracts, not accounts (the importer keeps them apart).
-    if (account.alias.length > 0 && !account.smartContract) {
+    if (account.alias.length === 0) return;
+    const alias = Buffer.from(account.alias).toString("hex");
+    if (account.smartContract) {
+      this.contractIdsByAlias ??= new Map();
+      this.contractIdsByAlias.set(alias, {
+        shardNum: id.shardNum,
+        realmNum: id.realmNum,
+        contractNum: id.accountNum,
+      });
+    } else {
       this.accountIdsByAlias ??= new Map();
-      this.accountIdsByAlias.set(Buffer.from(account.alias).toString("hex"), id as proto.AccountID);
+      this.accountIdsByAlias.set(alias, id as proto.AccountID);
     }
   }
 }
