@@ -49,17 +49,22 @@ export async function benchBlockIngest(transactions = 100_000): Promise<BlockIng
     writeBlockStream(files, hapi, numbers, blocksDir, { compression: "zstd", layout: "flat", markers: true });
     const compressedDir = compressWithZstdCommand(work, files, hapi, numbers);
     const db = join(work, "bench.db");
-    const time = async (source: string[]): Promise<number> => {
+    const cpu = { records: [] as number[], blocks: [] as number[], compressed: [] as number[] };
+    const time = async (source: string[], cpuSeconds: number[]): Promise<number> => {
       for (const file of [db, `${db}-wal`, `${db}-shm`]) rmSync(file, { force: true });
       const started = performance.now();
+      const cpuBefore = childrenCpuSeconds();
       await runMirrorlite(["ingest", ...source, "--db", db, "--no-wait-signatures", "--log-level", "warn"]);
+      const cpuAfter = childrenCpuSeconds();
+      if (cpuBefore !== null && cpuAfter !== null) cpuSeconds.push(cpuAfter - cpuBefore);
       return (performance.now() - started) / 1000;
     };
     const seconds = { records: [] as number[], blocks: [] as number[], compressed: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
-      seconds.records.push(await time(["--records", recordsDir]));
-      seconds.blocks.push(await time(["--blocks", blocksDir]));
-      if (compressedDir !== null) seconds.compressed.push(await time(["--blocks", compressedDir]));
+      seconds.records.push(await time(["--records", recordsDir], cpu.records));
+      seconds.blocks.push(await time(["--blocks", blocksDir], cpu.blocks));
+      if (compressedDir !== null)
+        seconds.compressed.push(await time(["--blocks", compressedDir], cpu.compressed));
     }
     const n = generated.transactions;
     const rate = (s: number[]) => n / median(s);
@@ -76,6 +81,14 @@ export async function benchBlockIngest(transactions = 100_000): Promise<BlockIng
         `(${list(seconds.records)} s), blocks ${figures.blocksPerSecond.toFixed(0)} tx/s (${list(seconds.blocks)} s); ` +
         `blocks/records ${figures.ratio.toFixed(2)}`,
     );
+    if (cpu.records.length === ROUNDS) {
+      // CPU time is what a loaded machine disturbs least: the process's threads, all of them, while it ran.
+      console.log(
+        `block-ingest: CPU seconds (median): record files ${median(cpu.records).toFixed(2)}, blocks ${median(cpu.blocks).toFixed(2)}` +
+          (compressedDir === null ? "" : `, compressed blocks ${median(cpu.compressed).toFixed(2)}`) +
+          `; blocks/records ${(median(cpu.records) / median(cpu.blocks)).toFixed(2)}`,
+      );
+    }
     if (compressedDir !== null) {
       console.log(
         `block-ingest: blocks compressed by zstd -3 ${figures.compressedBlocksPerSecond!.toFixed(0)} tx/s ` +
@@ -100,6 +113,21 @@ function compressWithZstdCommand(
   // `zstd -3 --rm` turns each `N.blk` into `N.blk.zst`, a suffix the reader takes.
   const result = spawnSync("zstd", ["-q", "-3", "--rm", ...blocks], { cwd: dir });
   return result.status === 0 ? dir : null;
+}
+
+/**
+ * CPU seconds (user and system) of this process's finished children, from Linux's /proc/self/stat (in clock
+ * ticks of 1/100 s); null elsewhere.
+ */
+function childrenCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 16 and 17 of stat(5) (cutime, cstime), counted from the state field (3) after the command name.
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
 }
 
 function median(values: number[]): number {

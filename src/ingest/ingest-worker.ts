@@ -89,9 +89,16 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
         ? loadSignatureCheck(data.addressBookPath, data.recordsDir)
         : null,
     shouldStop: stopRequested,
-    onPlanned: (names, pending) => {
-      newestPlanned = names.at(-1) ?? newestPlanned;
-      if (newestPlanned !== null) post({ type: "planned", files: pending, newest: newestPlanned });
+    onPlanned: (names, pending, newestBlock) => {
+      newestPlanned = newestBlock?.name ?? names.at(-1) ?? newestPlanned;
+      if (newestPlanned === null) return;
+      const startNs = newestBlock?.startNs;
+      post({
+        type: "planned",
+        files: pending,
+        newest: newestPlanned,
+        ...(startNs == null ? {} : { newestStartNs: startNs.toString() }),
+      });
     },
     beforeFirstFile: (file, blockNumber) => snapshots.beforeFirstFile(file, blockNumber),
     beforeFirstBlock: (first, blockNumber, previousHash) =>
@@ -104,6 +111,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
         file: applied.name,
         blockNumber: applied.blockNumber.toString(),
         transactions: applied.transactions,
+        consensusStart: applied.consensusStart.toString(),
         consensusEnd: applied.consensusEnd.toString(),
         durationMs,
       });

@@ -41,12 +41,17 @@ export type IngestWorkerMessage =
       file: string;
       blockNumber: string;
       transactions: number;
+      /** The file's first consensus time (a block's, when it has no transaction: its block timestamp). */
+      consensusStart: string;
       consensusEnd: string;
       durationMs: number;
     }
   | { type: "caught-up"; files: number; transactions: number }
-  /** A pass is about to apply `files` record files, the newest complete one on disk being `newest`. */
-  | { type: "planned"; files: number; newest: string }
+  /**
+   * A pass is about to apply files; `files` are left after the tip, the newest on disk being `newest`. Block
+   * names carry no time: for a block, `newestStartNs` is its header's block timestamp (absent when unread).
+   */
+  | { type: "planned"; files: number; newest: string; newestStartNs?: string }
   | { type: "stopped"; file: string | null; reason: string }
   | { type: "balances-start"; source: string; consensusNs: string }
   | {

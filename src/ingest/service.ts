@@ -35,8 +35,12 @@ export type IngestStatus = {
   lastFile: string | null;
   /** Consensus time of the last transaction of the last applied file, in ns since the epoch. */
   lastConsensusEndNs: bigint | null;
-  /** The newest complete record file seen in the folder (applied or not). */
+  /** The newest complete record file, or newest block, seen in the folders (applied or not). */
   newestFile: string | null;
+  /** The consensus start of the last applied file (ns since the epoch). */
+  lastConsensusStartNs: bigint | null;
+  /** A newest block's header time (block names carry none; null for a record file, or when unread). */
+  newestStartNs: bigint | null;
   /** Files that stopped ingestion or crashed the worker since start-up. */
   errors: number;
   balances: BalanceStatus;
@@ -107,6 +111,8 @@ export function startIngestService(
     lastFile: null,
     lastConsensusEndNs: null,
     newestFile: null,
+    lastConsensusStartNs: null,
+    newestStartNs: null,
     errors: 0,
     balances: { start: null, snapshotsChecked: 0, snapshotsDisagreeing: 0, recentChecks: [] },
   };
@@ -170,12 +176,14 @@ export function startIngestService(
       case "planned":
         filesLeft = message.files;
         status.newestFile = message.newest;
+        status.newestStartNs = message.newestStartNs === undefined ? null : BigInt(message.newestStartNs);
         break;
       case "committed": {
         const blockNumber = BigInt(message.blockNumber);
         status.lastBlock = blockNumber;
         status.lastFile = message.file;
         status.lastConsensusEndNs = BigInt(message.consensusEnd);
+        status.lastConsensusStartNs = BigInt(message.consensusStart);
         if (filesLeft > 0) filesLeft -= 1;
         meter.committed(message.transactions);
         for (const listener of listeners) listener(message.file, blockNumber);

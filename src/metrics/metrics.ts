@@ -76,15 +76,15 @@ export function createMetrics({ ingest, dbPath }: MetricsDeps): Metrics {
   );
   gauge(
     "mirrorlite_ingest_seconds_behind",
-    "Consensus seconds between the newest complete record file on disk and the last one applied.",
+    "Consensus seconds between the newest complete file (record file or block) on disk and the last one applied.",
     () => {
       const s = ingest.status();
-      return secondsBehind(s.lastFile, s.newestFile);
+      return secondsBehind(s.lastFile, s.newestFile, s.lastConsensusStartNs, s.newestStartNs);
     },
   );
   gauge(
     "mirrorlite_ingest_files_pending",
-    "Complete record files on disk not applied yet.",
+    "Files (record files or blocks) on disk not applied yet.",
     () => ingest.progress().filesLeft,
   );
   gauge("mirrorlite_ingest_ready", "1 when caught up and healthy, else 0.", () =>

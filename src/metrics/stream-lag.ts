@@ -16,17 +16,23 @@ export function fileNameTimeNs(name: string): bigint | null {
 }
 
 /**
- * How far the index is behind the folder, in seconds: the time between the newest complete record file on disk
- * and the last one applied (their names start with their consensus time). 0 when nothing is pending, NaN while
- * nothing is applied yet.
+ * How far the index is behind the folders, in seconds: the consensus time between the newest complete file on
+ * disk and the last one applied, from their starts. A record file's name starts with its time; a block's name
+ * has none, so its start comes from its header (`newestStartNs`), and the last file's from what was applied
+ * (`lastStartNs`). 0 when nothing is pending, NaN while nothing is applied yet.
  */
-export function secondsBehind(lastFile: string | null, newestFile: string | null): number {
-  if (newestFile === null) return 0;
-  const newest = fileNameTimeNs(newestFile);
+export function secondsBehind(
+  lastFile: string | null,
+  newestFile: string | null,
+  lastStartNs: bigint | null = null,
+  newestStartNs: bigint | null = null,
+): number {
+  if (newestFile === null || newestFile === lastFile) return 0;
+  const newest = fileNameTimeNs(newestFile) ?? newestStartNs;
   if (newest === null) return 0;
   // Files are waiting but none is applied yet: there is no applied time to measure from.
   if (lastFile === null) return Number.NaN;
-  const last = fileNameTimeNs(lastFile);
+  const last = fileNameTimeNs(lastFile) ?? lastStartNs;
   if (last === null) return 0;
   const behindNs = newest > last ? newest - last : 0n;
   // A gauge is a double: millisecond precision is all a lag needs.

@@ -188,7 +188,8 @@ type Header = {
   timestampNs: bigint;
 };
 
-function readHeader(name: string, bytes: Uint8Array): Header {
+/** A `BlockHeader`; throws `CorruptFileError` naming `name` unless it is one. */
+export function readHeader(name: string, bytes: Uint8Array): Header {
   const reader = new WireReader(name, bytes, "BlockHeader");
   let hapiVersion: HapiVersion | null = null;
   let softwareVersion: HapiVersion | null = null;
