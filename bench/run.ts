@@ -4,9 +4,10 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, ingest-speed, block-ingest
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, ingest-speed, block-ingest, account-relations
  *   npm run bench -- ingest-speed --large   # with the 1M-transaction scaling point (several minutes more)
  */
+import { benchAccountRelations } from "./account-relations.ts";
 import { benchBlockIngest } from "./block-ingest.ts";
 import { benchBlocks } from "./blocks.ts";
 import { benchFeeEstimate } from "./fee-estimate.ts";
@@ -16,6 +17,7 @@ import { benchNetwork } from "./network.ts";
 import { benchNetworkSupply } from "./network-supply.ts";
 import { benchStartup, summarize } from "./startup.ts";
 import { benchTokensGroup } from "./tokens-group.ts";
+import { benchTopics } from "./topics.ts";
 
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith("--"));
 const parts = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
@@ -79,6 +81,14 @@ if (wanted("fees")) {
 if (wanted("supply")) {
   console.log("== network supply");
   for (const r of await benchNetworkSupply()) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("account-relations")) {
+  console.log("== account sub-resources");
+  for (const r of await benchAccountRelations()) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("topics")) {
+  console.log("== topics group");
+  for (const r of await benchTopics()) verdict(r.name, r.ratio, r.target);
 }
 console.log("\n== summary");
 for (const line of verdicts) console.log(line);

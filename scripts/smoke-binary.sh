@@ -80,6 +80,21 @@ run() {
   echo "smoke($name): ready, $path answered, stopped on SIGTERM with exit 0"
 }
 
+# A cache folder other users can write (they could plant the SQLite addon it loads): refused with one line, exit 1.
+shared="$work/shared-cache"
+mkdir -p "$shared"
+chmod 777 "$shared"
+status=0
+stop_after="$(command -v timeout)"
+out="$(env -i PATH=/nonexistent HOME="$work" MIRRORLITE_CACHE_DIR="$shared" "$stop_after" 20 "$work/mirrorlite" serve \
+  --port 0 --log-level silent 2>&1 >/dev/null)" || status=$?
+# (Node's own warnings aside: one line of mirrorlite's.)
+if [[ $status -ne 1 || "$out" != *"writable by other users"* || $(grep -c '^mirrorlite: ' <<<"$out") -ne 1 ]]; then
+  echo "smoke(cache): a world-writable MIRRORLITE_CACHE_DIR gave exit $status: $out" >&2
+  exit 1
+fi
+echo "smoke(cache): a cache folder others can write is refused: $out"
+
 run demo /api/v1/tokens/0.0.1006 demo_checks
 run records "/api/v1/tokens?limit=1" "" --records "$work/records" --db "$work/index.db"
 [[ -s "$work/index.db" ]] || { echo "smoke: no index file written" >&2; exit 1; }

@@ -25,7 +25,10 @@ export type Config = {
   listCacheMs: number;
   /** JSON lines (default) or readable lines for a terminal. */
   logFormat?: LogFormat;
-  /** A cap on the ingest worker's heap in MB (unset: Node's default); past it the worker dies and so does the process. */
+  /**
+   * A cap on the ingest worker's old-generation heap in MB (unset: 512, set in ingest/service.ts); past it the
+   * worker dies and so does the process.
+   */
   workerHeapMb?: number;
   /**
    * A node's account balance folder (`*_Balances.csv` / `.pb.gz`): the starting hbar and token balances, and
@@ -37,6 +40,16 @@ export type Config = {
    * this commits alone). Default 20,000; 1 commits every file on its own.
    */
   commitTransactions?: number;
+  /**
+   * The most MiB a stream file (record file, balance snapshot) may hold, on disk and decompressed; a larger one
+   * stops ingestion as corrupt (default 256).
+   */
+  maxFileMb?: number;
+  /**
+   * Serve `/metrics` on this port (same host; 0: any free port) instead of the public one, so that it can be
+   * firewalled apart. Unset: `/metrics` is on the public port.
+   */
+  metricsPort?: number;
 };
 
 const schema = {
@@ -68,6 +81,8 @@ const schema = {
     workerHeapMb: { type: "integer", minimum: 8, maximum: 1048576 },
     balancesDir: { type: ["string", "null"], minLength: 1 },
     commitTransactions: { type: "integer", minimum: 1, maximum: 10000000 },
+    maxFileMb: { type: "integer", minimum: 1, maximum: 2047 },
+    metricsPort: { type: "integer", minimum: 0, maximum: 65535 },
   },
 } as const;
 

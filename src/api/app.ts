@@ -8,6 +8,8 @@ import type { ReadStore } from "../store/read-store.ts";
 import { CORS_HEADER, createResponseCache, type ResponseCache, type ResponseCacheOptions } from "./cache.ts";
 import { createFront, type RequestListener, type RequestObservation } from "./front.ts";
 import { errorHandler, notFound } from "./http-errors.ts";
+import { accountJavaListRoutes } from "./routes/account-java-lists.ts";
+import { accountRelationRoutes } from "./routes/account-relations.ts";
 import { blockRoutes } from "./routes/blocks.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { createFeeEstimateHandler } from "./routes/fee-estimate.ts";
@@ -18,6 +20,7 @@ import { nftRoutes } from "./routes/nfts.ts";
 import { fromHandler, type RouteDef } from "./routes/route-table.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
+import { topicRoutes } from "./routes/topics.ts";
 
 export type AppDeps = {
   store: ReadStore;
@@ -29,8 +32,10 @@ export type AppDeps = {
   cache?: ResponseCacheOptions;
   /** Called once per answered request with its route template, status, duration and cache use (metrics). */
   observe?: (observation: RequestObservation) => void;
-  /** Counts requests (through `observe`) and serves `GET /metrics` when given. */
+  /** Counts requests (through `observe`) and serves `GET /metrics` when given (unless `metricsElsewhere`). */
   metrics?: Metrics;
+  /** `/metrics` is served on a port of its own (`--metrics-port`): not here. */
+  metricsElsewhere?: boolean;
   /** Catch-up pace for the readiness body. */
   progress?: () => Progress;
   /** More Express routers, mounted after health and before the 404 (e.g. groups served by Express). */
@@ -62,7 +67,9 @@ export function apiRoutes(
     ...blockRoutes(store),
     ...networkRoutes(store, estimateFees),
     ...networkSupplyRoutes(store),
-  ].map(fromHandler);
+  ]
+    .map(fromHandler)
+    .concat(accountRelationRoutes(), accountJavaListRoutes(), topicRoutes());
 }
 
 /**
@@ -79,7 +86,7 @@ export function createApp(deps: AppDeps): App {
     next();
   });
   app.use(healthRoutes(status, deps.progress));
-  if (deps.metrics) app.use(metricsRoutes(deps.metrics));
+  if (deps.metrics && deps.metricsElsewhere !== true) app.use(metricsRoutes(deps.metrics));
   app.use(docsRoutes());
   for (const router of deps.routers ?? []) app.use(router);
   app.use((_req, _res, next) => next(notFound()));

@@ -6,11 +6,13 @@
  *
  * Whether a kept answer may still be served depends on its route's caching (see `RouteCaching`): an `exact`
  * answer only while the generation is unchanged (never stale); a `stale-ok` answer also for the list
- * staleness bound after that. Size is bounded by entries and bytes (least recently used go first), so no input can grow it.
+ * staleness bound after that. Size is bounded by entries and bytes (least recently used go first), and URLs seen
+ * once are remembered by a fixed-size digest (never the URL itself), so no input can grow it.
  */
 import { hash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { LRUCache } from "lru-cache";
+import { linkHeaderValue } from "./header-limits.ts";
 
 /** Headers every answer of the API carries (the mirror node allows any origin). */
 export const CORS_HEADER = "Access-Control-Allow-Origin";
@@ -65,9 +67,12 @@ export function createResponseCache(options: ResponseCacheOptions = {}): Respons
     maxSize: options.maxBytes ?? 64 * 1024 * 1024,
     sizeCalculation: (entry, key) => entry.response.bytes + key.length + 200,
   });
-  // Keys offered once recently (the "doorkeeper"): bounded, and forgotten all at once when full.
+  // Keys offered once recently (the "doorkeeper"), as 27-character digests whatever the key's length (URLs reach
+  // the header limit): at most `maxSeen` of them, forgotten all at once when full. Two keys sharing a digest only
+  // means one answer is kept from its first time.
   const seenOnce = new Set<string>();
   const maxSeen = options.maxEntries ?? 10_000;
+  const digest = (key: string) => hash("sha1", key, "base64");
   return {
     get(key, generation, at) {
       const entry = entries.get(key);
@@ -77,10 +82,13 @@ export function createResponseCache(options: ResponseCacheOptions = {}): Respons
       return undefined;
     },
     offer(key, response, generation, createdAt, staleMs) {
-      if (!seenOnce.delete(key) && !entries.has(key)) {
-        if (seenOnce.size >= maxSeen) seenOnce.clear();
-        seenOnce.add(key);
-        return false;
+      if (!entries.has(key)) {
+        const seen = digest(key);
+        if (!seenOnce.delete(seen)) {
+          if (seenOnce.size >= maxSeen) seenOnce.clear();
+          seenOnce.add(seen);
+          return false;
+        }
       }
       entries.set(key, { response, generation, createdAt, staleMs });
       return true;
@@ -108,7 +116,8 @@ export function renderResponse(
   const headers = [CORS_HEADER, "*"];
   if (cacheControl !== null) headers.push("Cache-Control", cacheControl);
   headers.push("Content-Type", contentType, "Content-Length", String(bytes), "ETag", etag);
-  if (next !== null) headers.push("Link", `<${next}>; rel="next"`);
+  const link = next === null ? null : linkHeaderValue(next);
+  if (link !== null) headers.push("Link", link);
   return { status, body: json, bytes, etag, cacheControl: cacheControl ?? "", headers };
 }
 

@@ -6,7 +6,8 @@
  *                     └─no──▶ Express (health, metrics, docs, 404)
  *
  * POST on a route that takes it (`/api/v1/network/fees`) goes to its handler, never cached; `java`-style
- * routes (`/api/v1/network/*`) also answer OPTIONS and 405 here.
+ * routes (`/api/v1/network/*`) also answer OPTIONS (a CORS preflight as Spring does) and 405 here, and every
+ * other path's OPTIONS is answered as the Node service's `cors` middleware does (preflight.ts).
  *
  * The route-table routes take a lean path (Express's per-request setup and routing cost several times a
  * whole token lookup); everything else is Express's. Any error on the lean path, expected or not, is answered
@@ -24,6 +25,7 @@ import {
   weakEtag,
   writeResponse,
 } from "./cache.ts";
+import { javaHeaderTooLarge, MAX_JAVA_REQUEST_HEADER_BYTES, requestHeaderBytes } from "./header-limits.ts";
 import { errorAnswer } from "./http-errors.ts";
 import {
   JAVA_JSON_TYPE,
@@ -33,6 +35,7 @@ import {
   javaEtag,
   javaMethodNotAllowed,
 } from "./java/index.ts";
+import { isPreflight, writeJavaPreflight, writeNodeOptions } from "./preflight.ts";
 import { createRouteMatcher } from "./route-match.ts";
 import type { RouteDef } from "./routes/route-table.ts";
 
@@ -163,7 +166,9 @@ export function createFront(deps: FrontDeps): RequestListener {
         .catch((error: unknown) => writeJavaError(req, res, javaErrorOf(error, log, req.url)));
       return;
     }
-    if (method === "OPTIONS") {
+    if (method === "OPTIONS" && isPreflight(req)) {
+      writeJavaPreflight(req, res);
+    } else if (method === "OPTIONS") {
       // Spring writes the list without spaces.
       res.writeHead(200, [CORS_HEADER, "*", "Allow", allowed, "Content-Length", "0"]);
       res.end();
@@ -181,14 +186,31 @@ export function createFront(deps: FrontDeps): RequestListener {
     try {
       const question = url.indexOf("?");
       const found = match(question === -1 ? url : url.slice(0, question));
+      if (method === "OPTIONS" && found?.route.style !== "java") {
+        // The Node service answers every OPTIONS request itself (CORS), whatever the path.
+        writeNodeOptions(req, res);
+        report(res, started, found?.route.template ?? UNMATCHED_ROUTE, method, "none");
+        return;
+      }
       if (found === null) return toExpress(req, res, started);
       route = found.route;
+      if (route.style === "java" && requestHeaderBytes(req) > MAX_JAVA_REQUEST_HEADER_BYTES) {
+        writeJavaError(req, res, javaHeaderTooLarge());
+        report(res, started, route.template, method, "none");
+        return;
+      }
       if (method === "GET" || method === "HEAD")
         return answerGet(req, res, route, url, found.params, started);
       if (route.style !== "java") return toExpress(req, res, started);
       answerOtherMethod(req, res, route, started);
     } catch (error) {
-      // A path the dispatcher could not decode, asked with a method no route takes: Express's answer, as before.
+      // A path the dispatcher could not decode: OPTIONS is answered as on any path; another method no route takes
+      // gets Express's answer, as before.
+      if (route === undefined && method === "OPTIONS") {
+        writeNodeOptions(req, res);
+        report(res, started, UNMATCHED_ROUTE, method, "none");
+        return;
+      }
       if (route === undefined && method !== "GET" && method !== "HEAD") return toExpress(req, res, started);
       if (route?.style === "java") {
         const javaError = javaErrorOf(error, log, url);

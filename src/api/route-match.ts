@@ -2,7 +2,8 @@
  * The front's dispatcher: finds the route of a request path in the route table, the way Express would route
  * it (case-insensitive, one trailing slash allowed, a parameter is one non-empty segment, percent-decoded),
  * at the cost of a few string comparisons. Routes are tried in table order, so a fixed path listed first
- * (`/api/v1/tokens/balances`) wins over a parameter (`/api/v1/tokens/{tokenId}`).
+ * (`/api/v1/tokens/balances`) wins over a parameter (`/api/v1/tokens/{tokenId}`). A route with `accepts` takes
+ * only the parameters it accepts; others go on to later routes (and, past the table, to Express).
  */
 import { HttpError } from "./http-errors.ts";
 
@@ -16,9 +17,9 @@ type Compiled<R> = {
 };
 
 /** Returns the matcher of `routes`; it throws a 400 `HttpError` for a parameter that is not valid UTF-8. */
-export function createRouteMatcher<R extends { template: string }>(
-  routes: readonly R[],
-): (path: string) => RouteMatch<R> | null {
+export function createRouteMatcher<
+  R extends { template: string; accepts?: (params: Readonly<Record<string, string>>) => boolean },
+>(routes: readonly R[]): (path: string) => RouteMatch<R> | null {
   const compiled: Compiled<R>[] = routes.map((route) => {
     const names: string[] = [];
     const segments = route.template
@@ -52,9 +53,17 @@ export function createRouteMatcher<R extends { template: string }>(
       if (!matched) continue;
       const params: Record<string, string> = {};
       let n = 0;
-      for (let i = 0; i < parts.length; i++) {
-        if (candidate.segments[i] === null) params[candidate.names[n++]!] = decodeParam(parts[i]!);
+      const accepts = candidate.route.accepts;
+      try {
+        for (let i = 0; i < parts.length; i++) {
+          if (candidate.segments[i] === null) params[candidate.names[n++]!] = decodeParam(parts[i]!);
+        }
+      } catch (error) {
+        // A route that picks its parameters takes none that do not decode.
+        if (accepts !== undefined) continue;
+        throw error;
       }
+      if (accepts !== undefined && !accepts(params)) continue;
       return { route: candidate.route, params };
     }
     return null;

@@ -33,6 +33,8 @@ const COMMON_OPTIONS = `  --records DIR               MIRRORLITE_RECORDS      a 
   --worker-heap-mb MB         MIRRORLITE_WORKER_HEAP_MB  cap the ingest worker's heap (512)
   --commit-transactions N                             while catching up, whole files share one SQLite
                                                       commit up to N transactions; 1 = one per file (20000)
+  --max-file-mb MB            MIRRORLITE_MAX_FILE_MB  the largest stream file, on disk and decompressed;
+                                                      a larger one is refused as corrupt (256)
   --balances DIR              MIRRORLITE_BALANCES     a node's account balance folder (*_Balances.csv,
                                                       *_Balances.pb.gz): the newest snapshot at or before
                                                       the first record file starts the hbar and token
@@ -51,6 +53,7 @@ ${COMMON_OPTIONS.replace("a node's record stream folder (…/record0.0.3)", "a n
   --host H                    MIRRORLITE_HOST         HTTP address (127.0.0.1)
   --list-cache-ms MS          MIRRORLITE_LIST_CACHE_MS  how stale a cached list may be; 0 = never (1000)
   --poll-ms MS                MIRRORLITE_POLL_MS      how often to look at the folder besides file events (250)
+  --metrics-port N            MIRRORLITE_METRICS_PORT serve /metrics on this port instead of --port (unset)
 
 SIGTERM or SIGINT stops cleanly within 10 s (a file being applied is rolled back, never half applied);
 a second signal exits at once.`;
@@ -95,6 +98,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "worker-heap-mb": { type: "string" },
         balances: { type: "string" },
         "commit-transactions": { type: "string" },
+        "max-file-mb": { type: "string" },
+        "metrics-port": { type: "string" },
       },
     }));
   } catch (error) {
@@ -124,6 +129,10 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   const commitText = values["commit-transactions"] as string | undefined;
   const commitTransactions =
     commitText === undefined ? undefined : integer(commitText, "commit-transactions", problems);
+  const maxFileText = option("max-file-mb", "MIRRORLITE_MAX_FILE_MB");
+  const maxFileMb = maxFileText === undefined ? undefined : integer(maxFileText, "max-file-mb", problems);
+  const metricsText = option("metrics-port", "MIRRORLITE_METRICS_PORT");
+  const metricsPort = metricsText === undefined ? undefined : integer(metricsText, "metrics-port", problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({
     // The bundled demo is a throwaway: index it in memory unless told otherwise.
@@ -145,6 +154,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       env.MIRRORLITE_BALANCES ??
       (ownStream ? null : demoBalancesDir()),
     ...(commitTransactions === undefined ? {} : { commitTransactions }),
+    ...(maxFileMb === undefined ? {} : { maxFileMb }),
+    ...(metricsPort === undefined ? {} : { metricsPort }),
   });
   return { name, config };
 }

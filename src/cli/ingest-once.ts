@@ -2,6 +2,7 @@ import type { Config } from "../config.ts";
 import { startIngestService } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
 import { resolveDbLocation } from "../store/db.ts";
+import { takeIndex } from "./index-lock.ts";
 import { ingestWorkerData } from "./ingest-worker-data.ts";
 
 export type IngestOutcome =
@@ -10,13 +11,21 @@ export type IngestOutcome =
 
 /**
  * `mirrorlite ingest`: the same ingest worker `serve` runs, told to stop once the files present are applied.
- * Aborting `stop` (SIGTERM/SIGINT) stops it early at a file boundary, as `serve` does.
+ * Aborting `stop` (SIGTERM/SIGINT) stops it early at a file boundary, as `serve` does. Throws StartupError when
+ * another process holds the index.
  */
 export async function ingestOnce(config: Config, log: Logger, stop?: AbortSignal): Promise<IngestOutcome> {
   const location = resolveDbLocation(config.db);
   let data: ReturnType<typeof ingestWorkerData>;
+  let lock: ReturnType<typeof takeIndex>;
   try {
-    data = ingestWorkerData(config, location, false);
+    lock = takeIndex(config.db, location, "ingest");
+    try {
+      data = ingestWorkerData(config, location, false);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   } catch (error) {
     location.dispose();
     throw error;
@@ -41,6 +50,7 @@ export async function ingestOnce(config: Config, log: Logger, stop?: AbortSignal
     return { ok: false, file: status.file, reason: status.reason ?? "ingestion stopped" };
   } finally {
     await ingest.stop();
+    lock.release();
     location.dispose();
   }
 }

@@ -4,6 +4,7 @@ import { type Config, ConfigError } from "../config.ts";
 import { BalanceFileReadError } from "../errors.ts";
 import { createLogger, type Logger } from "../log.ts";
 import { mirrorliteVersion } from "../runtime/assets.ts";
+import { UnsafeCacheError } from "../runtime/private-folder.ts";
 import { INGEST_USAGE, parseCommand, SERVE_USAGE, USAGE } from "./args.ts";
 import { StartupError } from "./startup-error.ts";
 
@@ -12,6 +13,17 @@ const SHUTDOWN_DEADLINE_MS = 10_000;
 
 /** The `mirrorlite` command. Returns the process exit code (serve resolves only when it is stopped). */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  try {
+    return await runCommand(argv, env);
+  } catch (error) {
+    // The single executable's cache folder is not safe to load code from: one line, exit 1.
+    if (!(error instanceof UnsafeCacheError)) throw error;
+    process.stderr.write(`mirrorlite: ${error.message}\n`);
+    return 1;
+  }
+}
+
+async function runCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   let command: ReturnType<typeof parseCommand>;
   try {
     command = parseCommand(argv, env);
@@ -61,7 +73,14 @@ async function run(name: "serve" | "ingest", config: Config, log: Logger): Promi
     };
     process.on("SIGINT", onInterrupt);
     process.on("SIGTERM", onInterrupt);
-    const outcome = await ingestOnce(config, log.child({ component: "ingest" }), interrupt.signal);
+    let outcome: Awaited<ReturnType<typeof ingestOnce>>;
+    try {
+      outcome = await ingestOnce(config, log.child({ component: "ingest" }), interrupt.signal);
+    } catch (error) {
+      if (!(error instanceof StartupError)) throw error;
+      process.stderr.write(`mirrorlite: ${error.message}\n`);
+      return 1;
+    }
     process.removeListener("SIGINT", onInterrupt);
     process.removeListener("SIGTERM", onInterrupt);
     if (!outcome.ok) {

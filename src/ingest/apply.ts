@@ -7,6 +7,7 @@ import type { HapiVersion, RecordFile } from "../streams/types.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord, decodeItem } from "./decode.ts";
 import { applyHbarTransfers } from "./handlers/hbar-transfers.ts";
 import { HANDLERS } from "./handlers/index.ts";
+import { applyRecordRelations } from "./handlers/record-relations.ts";
 import { applyRecordTransfers } from "./handlers/transfers.ts";
 
 export type AppliedFile = {
@@ -177,6 +178,7 @@ function applyItem(
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
   applyRecordTransfers(ctx);
   applyHbarTransfers(ctx);
+  applyRecordRelations(ctx);
 }
 
 function orBloom(into: Uint8Array, bloom: Uint8Array): void {

@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { encodeEntityId, formatEntityId } from "../ids.ts";
 import type { Logger } from "../log.ts";
+import { type BalanceCheckSummary, createBalanceChecks } from "../store/balance-checks.ts";
 import { createHbarQueries } from "../store/hbar-balances.ts";
 import { TOTAL_SUPPLY_TINYBARS } from "../store/unreleased-supply.ts";
 import type { WriteStore } from "../store/write-store.ts";
@@ -26,6 +27,8 @@ export type BalanceCheckReport = {
 export type BalanceSnapshotEvents = {
   onStart(source: string, consensusNs: bigint): void;
   onCheck(report: BalanceCheckReport): void;
+  /** What a resumed index remembers of its earlier comparisons (see `announce`). */
+  onHistory(summary: BalanceCheckSummary): void;
 };
 
 export type BalanceSnapshots = {
@@ -37,21 +40,37 @@ export type BalanceSnapshots = {
   beforeFirstFile(file: RecordFile, blockNumber: bigint): void;
   /** The same from the first transaction of the first block (record file or block stream block) applied. */
   beforeFirstItem(item: DecodedItem | undefined, blockNumber: bigint, previousHash: Uint8Array): void;
-  /** Compares every later snapshot whose instant the index now covers (consensus end `indexedNs`). */
+  /**
+   * Compares every later snapshot whose instant the index now covers (consensus end `indexedNs`) and that was
+   * not compared before (the index keeps each comparison). Call it between commits, not inside one: it reads
+   * whole snapshot files, and it is not part of applying record files.
+   */
   checkUpTo(indexedNs: bigint): void;
-  /** Reports the starting state of a resumed index (as `onStart`), if it has one. */
+  /**
+   * Reports the starting state of a resumed index (as `onStart`) and the comparisons it made before (as
+   * `onHistory`, without reading any file).
+   */
   announce(): void;
+  /**
+   * Called after each commit: a start taken in the committed group is logged and reported now, never before
+   * (the group could still roll back, and the start with it).
+   */
+  committed(): void;
 };
 
 const MAX_EXAMPLES = 5;
+/** Comparisons a resumed index reports from its history. */
+const RECENT_CHECKS = 10;
 
-export type FollowOptions = {
+export type BalanceSnapshotOptions = {
   /** The balance folder, looked at again for snapshots a node writes after start-up (null: never). */
   dir: string | null;
   /** Least time between two looks at the folder, in ms (default 10 s). */
   intervalMs?: number;
   /** Milliseconds of a monotonic clock (tests pass their own). */
   now?: () => number;
+  /** The most bytes a balance file may hold, on disk and decompressed (default `MAX_DECOMPRESSED_BYTES`). */
+  maxFileBytes?: number;
 };
 
 export function createBalanceSnapshots(
@@ -59,15 +78,20 @@ export function createBalanceSnapshots(
   store: WriteStore,
   log: Logger,
   events: BalanceSnapshotEvents,
-  follow: FollowOptions = { dir: null },
+  follow: BalanceSnapshotOptions = { dir: null },
 ): BalanceSnapshots {
   const queries = createHbarQueries(store.db);
-  // Snapshots not compared yet, oldest first.
-  const unchecked = [...files];
+  const checks = createBalanceChecks(store.db);
+  // Snapshots not compared yet, oldest first (their instants from their names). Those up to the newest compared
+  // one were compared by an earlier run, or could not be.
+  let lastChecked = checks.lastCheckedNs() ?? -1n;
+  const unchecked = files.filter((f) => f.consensusNs > lastChecked);
   const known = new Set(files.map((f) => f.name));
   const now = follow.now ?? (() => performance.now());
   const intervalMs = follow.intervalMs ?? 10_000;
   let lastLook = now();
+  /** A start written in the open commit group, reported once the group commits. */
+  let pendingStart: { source: string; accounts: number; consensusNs: bigint } | null = null;
 
   /**
    * Adds the snapshots written since the last look, ordered by the instant in their names (read in full when
@@ -90,6 +114,7 @@ export function createBalanceSnapshots(
         log.warn({ file: name }, "balance file name carries no instant; not compared");
         continue;
       }
+      if (consensusNs <= lastChecked) continue;
       const at = unchecked.findIndex((f) => f.consensusNs > consensusNs);
       const info = { name, path: join(follow.dir, name), consensusNs };
       if (at === -1) unchecked.push(info);
@@ -126,16 +151,13 @@ export function createBalanceSnapshots(
       store.reset();
       throw error;
     }
-    log.info(
-      { source: state.source, accounts: balances.length, consensusNs: state.consensusNs.toString() },
-      "hbar balances start from this state",
-    );
-    events.onStart(state.source, state.consensusNs);
+    pendingStart = { source: state.source, accounts: balances.length, consensusNs: state.consensusNs };
   }
 
   function check(file: BalanceFileInfo, indexedNs: bigint): void {
-    const snapshot = readBalanceSnapshot(file.path, file.name);
+    const snapshot = readBalanceSnapshot(file.path, file.name, follow.maxFileBytes);
     const at = snapshot.consensusNs;
+    if (at <= lastChecked) return;
     if (at > indexedNs) {
       // The name promised an earlier instant than the file holds: compare once the index gets there.
       unchecked.unshift({ ...file, consensusNs: at });
@@ -168,6 +190,8 @@ export function createBalanceSnapshots(
       differences,
       examples,
     };
+    checks.record(report);
+    lastChecked = at;
     const fields = { file: file.name, accounts: report.accounts, differences, examples };
     if (differences > 0) log.warn(fields, "balance snapshot disagrees with the indexed balances");
     else log.info(fields, "balance snapshot agrees with the indexed balances");
@@ -192,10 +216,19 @@ export function createBalanceSnapshots(
       const node = item.body.nodeAccountID;
       const shard = toBigInt(node?.shardNum);
       const realm = toBigInt(node?.realmNum);
-      const chosen = files.filter((f) => f.consensusNs <= item.consensusNs).at(-1);
+      // The newest snapshot at or before the first transaction, by the instants in the names; the one read is
+      // the only one read (a malformed one stops ingestion: a start that cannot be trusted must not be taken).
+      // Should its content name a later instant than its name did, the one before it is taken instead.
+      let chosen: { info: BalanceFileInfo; snapshot: BalanceSnapshot } | undefined;
+      for (let at = files.length - 1; at >= 0 && chosen === undefined; at--) {
+        const info = files[at]!;
+        if (info.consensusNs > item.consensusNs) continue;
+        const snapshot = readBalanceSnapshot(info.path, info.name, follow.maxFileBytes);
+        if (snapshot.consensusNs <= item.consensusNs) chosen = { info, snapshot };
+      }
       if (chosen !== undefined) {
-        const snapshot = readBalanceSnapshot(chosen.path, chosen.name);
-        seed({ consensusNs: snapshot.consensusNs, source: chosen.name, shard, realm, snapshot });
+        const { info, snapshot } = chosen;
+        seed({ consensusNs: snapshot.consensusNs, source: info.name, shard, realm, snapshot });
       } else if (blockNumber === 0n && isAllZero(previousHash)) {
         // At genesis the treasury holds every hbar; the state holds just before the first transaction.
         seed({ consensusNs: item.consensusNs - 1n, source: "genesis", shard, realm, snapshot: null });
@@ -210,6 +243,18 @@ export function createBalanceSnapshots(
     announce() {
       const start = queries.start();
       if (start !== null) events.onStart(start.source, start.consensusNs);
+      const history = checks.summary(RECENT_CHECKS);
+      if (history.checked > 0) events.onHistory(history);
+    },
+    committed() {
+      if (pendingStart === null) return;
+      const { source, accounts, consensusNs } = pendingStart;
+      pendingStart = null;
+      log.info(
+        { source, accounts, consensusNs: consensusNs.toString() },
+        "hbar balances start from this state",
+      );
+      events.onStart(source, consensusNs);
     },
     checkUpTo(indexedNs) {
       const start = queries.start();

@@ -95,7 +95,11 @@ export function listBlocks(dir: string, from: bigint, limit: number, withSizes: 
  * highest-numbered folder at each level of a bucket (a few listings, however many blocks it holds).
  */
 export function newestBlock(dir: string): { path: string; number: bigint } | null {
-  const visit = (relative: string, digits: string, depth: number): { path: string; number: bigint } | null => {
+  const visit = (
+    relative: string,
+    digits: string,
+    depth: number,
+  ): { path: string; number: bigint } | null => {
     let dirents: import("node:fs").Dirent[];
     try {
       dirents = readdirSync(join(dir, relative), { withFileTypes: true });

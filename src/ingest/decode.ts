@@ -14,6 +14,8 @@ export type DecodedItem = {
   /** The `TransactionBody` oneof case, e.g. `"tokenMint"`. */
   bodyCase: string | undefined;
   body: proto.TransactionBody;
+  /** The `TransactionBody` bytes, for a handler that reads a field or two without decoding the whole body. */
+  bodyBytes: Uint8Array;
   record: proto.TransactionRecord;
   status: number;
   /** Whether the receipt status is one the mirror node treats as success (only those change state). */
@@ -79,6 +81,7 @@ function decodedItemOf(
     get body() {
       return bodyOf();
     },
+    bodyBytes,
     record,
     status,
     successful: SUCCESS_STATUSES.has(status),

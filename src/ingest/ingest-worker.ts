@@ -69,9 +69,20 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
         post({ type: "balances-start", source, consensusNs: consensusNs.toString() }),
       onCheck: (report) =>
         post({ type: "balances-checked", ...report, consensusNs: report.consensusNs.toString() }),
+      onHistory: ({ checked, disagreeing, recent }) =>
+        post({
+          type: "balances-history",
+          checked,
+          disagreeing,
+          recent: recent.map((check) => ({ ...check, consensusNs: check.consensusNs.toString() })),
+        }),
     },
     // New snapshots are looked for every 40 polls (10 s by default): a node writes one every 15 minutes.
-    { dir: data.follow ? data.balancesDir : null, intervalMs: data.pollMs * 40 },
+    {
+      dir: data.follow ? data.balancesDir : null,
+      intervalMs: data.pollMs * 40,
+      maxFileBytes: data.maxFileBytes,
+    },
   );
   const ingestor = createIngestor({
     dir: data.recordsDir,
@@ -83,6 +94,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     // Readers (serve) should see a catch-up progress every second; a one-shot ingest has none.
     commitMs: data.follow ? 1000 : Number.POSITIVE_INFINITY,
     ...(data.commitTransactions === undefined ? {} : { commitTransactions: data.commitTransactions }),
+    maxFileBytes: data.maxFileBytes,
     log,
     checkSignature:
       data.addressBookPath && data.recordsDir !== null
@@ -92,10 +104,13 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     onPlanned: (names, pending, newestBlock) => {
       newestPlanned = newestBlock?.name ?? names.at(-1) ?? newestPlanned;
       if (newestPlanned === null) return;
+      // A look at a block folder is reported also when no block is ready (blocks may be left all the same).
+      const oldest = names[0] ?? newestPlanned;
       const startNs = newestBlock?.startNs;
       post({
         type: "planned",
         files: pending,
+        oldest,
         newest: newestPlanned,
         ...(startNs == null ? {} : { newestStartNs: startNs.toString() }),
       });
@@ -115,7 +130,8 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
         consensusEnd: applied.consensusEnd.toString(),
         durationMs,
       });
-      snapshots.checkUpTo(applied.consensusEnd);
+      // Comparisons with later balance snapshots wait until the pass is done (see pass): never between commits.
+      snapshots.committed();
     },
   });
 
@@ -165,7 +181,8 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
       while (!stopRequested() && ingestor.ingestReady().length > 0) {
         // keep going: applying files takes time, and more may have become complete meanwhile
       }
-      // Snapshots a node wrote since start-up, once the index covers them (also when no new record came).
+      // Balance snapshots the index now covers, compared once no record file is waiting: reading and comparing a
+      // snapshot is not on the path of applying files.
       if (!stopRequested()) snapshots.checkUpTo(indexedEnd());
     });
   };

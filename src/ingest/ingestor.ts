@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CorruptFileError } from "../errors.ts";
@@ -9,6 +9,12 @@ import { BLOCK_STREAM_VERSION, readBlockFile } from "../streams/block-file.ts";
 import { blockRecords } from "../streams/block-records.ts";
 import { BLOCK_START_PREFIX_BYTES, blockStartTimeNs } from "../streams/block-start-time.ts";
 import { type ChainTip, checkChain, nextBlockNumber } from "../streams/chain.ts";
+import {
+  FileTooLargeError,
+  MAX_DECOMPRESSED_BYTES,
+  readFileBounded,
+  TOO_LARGE_HINT,
+} from "../streams/decompress.ts";
 import { readRecordFile } from "../streams/read-record-file.ts";
 import type { RecordFile } from "../streams/types.ts";
 import { AbandonedError, type AppliedFile, writeBlockFile, writeRecordFile } from "./apply.ts";
@@ -27,7 +33,7 @@ export type IngestorOptions = {
    * once no record file after the tip is left, and then record files are no longer read.
    */
   blocksDir?: string | null;
-  /** The largest uncompressed block accepted, in bytes (default `MAX_BLOCK_BYTES`). */
+  /** The largest uncompressed block accepted, in bytes (default `maxFileBytes`). */
   maxBlockBytes?: number;
   store: WriteStore;
   waitSignatures: boolean;
@@ -54,6 +60,8 @@ export type IngestorOptions = {
    * second; the worker passes its poll interval). Younger files wait for a second look at the same size.
    */
   quietMs?: number;
+  /** The most bytes a record file may hold, on disk or decompressed (default `MAX_DECOMPRESSED_BYTES`). */
+  maxFileBytes?: number;
   /** The most transactions one commit may hold while catching up (default `GROUP_MAX_TRANSACTIONS`). */
   commitTransactions?: number;
   /**
@@ -93,6 +101,17 @@ export function createIngestor(options: IngestorOptions): Ingestor {
   const db = store.db;
   const groupMaxTransactions = options.commitTransactions ?? GROUP_MAX_TRANSACTIONS;
   const groupMaxMs = options.commitMs ?? GROUP_MAX_MS;
+  const maxFileBytes = options.maxFileBytes ?? MAX_DECOMPRESSED_BYTES;
+
+  /** A stream file's bytes (`path` below `folder`), refused unread (as corrupt) when larger than the bound. */
+  function readBounded(folder: string, path: string, name = path): Uint8Array {
+    try {
+      return readFileBounded(join(folder, path), maxFileBytes);
+    } catch (error) {
+      if (!(error instanceof FileTooLargeError)) throw error;
+      throw new CorruptFileError(name, `${error.message}${TOO_LARGE_HINT}`, { cause: error });
+    }
+  }
   let tip = readCursor(store);
   let previousSizes = new Map<string, number>();
 
@@ -131,11 +150,10 @@ export function createIngestor(options: IngestorOptions): Ingestor {
 
   /** Reads, checks and writes one file inside the open group transaction; advances the in-memory tip. */
   function writeOne(dir: string, name: string): AppliedFile {
-    const path = join(dir, name);
-    const parsed = readRecordFile(name, readFileSync(path));
+    const parsed = readRecordFile(name, readBounded(dir, name), maxFileBytes);
     if (options.checkSignature) {
       const signatureName = signatureNameOf(name);
-      options.checkSignature(parsed, readFileSync(join(dir, signatureName)), signatureName);
+      options.checkSignature(parsed, readBounded(dir, signatureName), signatureName);
     }
     checkChain(tip, parsed);
     const blockNumber = nextBlockNumber(tip, parsed);
@@ -156,7 +174,8 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     // A file that does not read is named by its path; the block is indexed (and chained) under the mirror node's
     // name for it.
     const name = blockDisplayName(path, blockNumberOf(path));
-    const block = { ...readBlockFile(path, readFileSync(join(dir, path)), options.maxBlockBytes), name };
+    const read = readBlockFile(path, readBounded(dir, path), options.maxBlockBytes ?? maxFileBytes);
+    const block = { ...read, name };
     const previousHash = checkBlockChain(tip, block);
     if (tip === null && options.beforeFirstBlock) {
       const first =
@@ -188,7 +207,10 @@ export function createIngestor(options: IngestorOptions): Ingestor {
    * How many blocks after the tip the folder holds, complete or not (block numbers have no gaps: a gap stops
    * ingestion), and the newest of them. `lowest` is where counting starts while nothing is indexed.
    */
-  function blocksLeft(dir: string, lowest: bigint | null): { count: number; newest: NewestBlock | undefined } {
+  function blocksLeft(
+    dir: string,
+    lowest: bigint | null,
+  ): { count: number; newest: NewestBlock | undefined } {
     const newest = newestBlock(dir);
     const from = tip === null ? lowest : tip.blockNumber + 1n;
     if (newest === null || from === null || newest.number < from) return { count: 0, newest: undefined };
@@ -199,7 +221,10 @@ export function createIngestor(options: IngestorOptions): Ingestor {
         startNs: blockStartTimeNs(newest.path, readPrefix(join(dir, newest.path), BLOCK_START_PREFIX_BYTES)),
       };
     }
-    return { count: Number(newest.number - from + 1n), newest: { name: newestSeen.name, startNs: newestSeen.startNs } };
+    return {
+      count: Number(newest.number - from + 1n),
+      newest: { name: newestSeen.name, startNs: newestSeen.startNs },
+    };
   }
 
   /** The complete blocks after the tip, in order (at most `BLOCKS_PER_PASS`). */
@@ -221,25 +246,33 @@ export function createIngestor(options: IngestorOptions): Ingestor {
   /**
    * Applies `names[from..]` in one SQLite transaction until a group limit is reached (or `until`, exclusive).
    * Every file writes its own cursor and the store is flushed once, before the commit, so a commit always ends
-   * at a file boundary. A file that fails undoes the whole group; the files before it are applied again as a
-   * group of their own and committed, then its error is thrown.
+   * at a file boundary. When the group fails, nothing of it happened; the files that were whole are then tried
+   * once more as a group of their own (`retry`), without the failing file if one failed:
+   *
+   * - a file failed (corrupt, out of chain): the files before it commit, then its error is thrown;
+   * - the flush or the commit failed (disk full, I/O error): the same files are tried again once, and if that
+   *   fails too the first error is thrown. A commit is never retried more than once: a full disk stays full.
    */
   function applyGroup(
     write: (name: string) => AppliedFile,
     names: readonly string[],
     from: number,
     until = names.length,
+    retry = true,
   ): AppliedFile[] {
     const groupStarted = performance.now();
     const tipBefore = tip;
     const group: Array<{ applied: AppliedFile; durationMs: number }> = [];
     let groupTransactions = 0;
     let next = from;
+    let fileFailed = false;
     db.exec("BEGIN IMMEDIATE");
     try {
       while (next < until) {
         const started = performance.now();
+        fileFailed = true;
         const applied = write(names[next]!);
+        fileFailed = false;
         group.push({ applied, durationMs: performance.now() - started });
         groupTransactions += applied.transactions;
         next += 1;
@@ -259,12 +292,20 @@ export function createIngestor(options: IngestorOptions): Ingestor {
       if (db.inTransaction) db.exec("ROLLBACK");
       store.reset();
       tip = tipBefore;
-      // The files before the failing one are whole and in order: they commit without it (a failed commit is
-      // thus tried once more). Not when stopping: an abandoned group is applied again by the next start.
-      if (!(error instanceof AbandonedError)) {
-        for (let at = from; at < next; ) at += applyGroup(write, names, at, next).length;
+      // Not when stopping: an abandoned group is applied again by the next start.
+      if (error instanceof AbandonedError || !retry || next === from) throw error;
+      let retried: AppliedFile[] = [];
+      try {
+        for (let at = from; at < next; ) {
+          const committed = applyGroup(write, names, at, next, false);
+          retried = [...retried, ...committed];
+          at += committed.length;
+        }
+      } catch {
+        throw error;
       }
-      throw error;
+      if (fileFailed) throw error;
+      return retried;
     }
     const committed: AppliedFile[] = [];
     for (const { applied, durationMs } of group) {
@@ -321,7 +362,11 @@ export function createIngestor(options: IngestorOptions): Ingestor {
         if (paths.length > 0 || newest?.name !== reportedNewest || count !== reportedCount) {
           reportedNewest = newest?.name;
           reportedCount = count;
-          options.onPlanned?.(paths.map((path) => blockDisplayName(path, blockNumberOf(path))), count, newest);
+          options.onPlanned?.(
+            paths.map((path) => blockDisplayName(path, blockNumberOf(path))),
+            count,
+            newest,
+          );
         }
         applied.push(...applyAll((path) => writeBlock(blocksDir, path), paths));
       }

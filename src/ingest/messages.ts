@@ -23,12 +23,14 @@ export type IngestWorkerData = {
    * so it stops promptly even while a long synchronous catch-up keeps its message queue unread.
    */
   stopFlag: SharedArrayBuffer;
-  /** The account balance files of `--balances`, checked and in consensus order (null: no folder). */
+  /** The account balance files of `--balances`, by the instants in their names, oldest first (null: no folder). */
   balanceFiles: BalanceFileInfo[] | null;
   /** The `--balances` folder, looked at again while following for snapshots written later (null: none). */
   balancesDir: string | null;
   /** While catching up, the most transactions one commit may hold (see `Config.commitTransactions`). */
   commitTransactions?: number;
+  /** The most bytes a stream file may hold, on disk and decompressed (see `Config.maxFileMb`). */
+  maxFileBytes: number;
 };
 
 /** Messages from the ingest worker. bigint values travel as decimal strings. */
@@ -48,20 +50,25 @@ export type IngestWorkerMessage =
     }
   | { type: "caught-up"; files: number; transactions: number }
   /**
-   * A pass is about to apply files; `files` are left after the tip, the newest on disk being `newest`. Block
-   * names carry no time: for a block, `newestStartNs` is its header's block timestamp (absent when unread).
+   * A pass is about to apply `files` files (record files or blocks), the first being `oldest` and the newest on
+   * disk `newest`. Block names carry no time: for a block, `newestStartNs` is its header's block timestamp (absent
+   * when unread).
    */
-  | { type: "planned"; files: number; newest: string; newestStartNs?: string }
+  | { type: "planned"; files: number; oldest: string; newest: string; newestStartNs?: string }
   | { type: "stopped"; file: string | null; reason: string }
   | { type: "balances-start"; source: string; consensusNs: string }
-  | {
-      type: "balances-checked";
-      file: string;
-      consensusNs: string;
-      accounts: number;
-      differences: number;
-      examples: string[];
-    };
+  | ({ type: "balances-checked" } & BalanceCheckMessage)
+  /** A resumed index's earlier comparisons: totals, and the most recent ones, oldest first. */
+  | { type: "balances-history"; checked: number; disagreeing: number; recent: BalanceCheckMessage[] };
+
+/** One comparison of a later balance snapshot with the index (`consensusNs` as a decimal string). */
+export type BalanceCheckMessage = {
+  file: string;
+  consensusNs: string;
+  accounts: number;
+  differences: number;
+  examples: string[];
+};
 
 /** Messages to the ingest worker. */
 export type IngestWorkerCommand = { type: "stop" };

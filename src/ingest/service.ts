@@ -1,7 +1,12 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../log.ts";
 import { ingestWorkerSource } from "../runtime/assets.ts";
-import type { IngestWorkerCommand, IngestWorkerData, IngestWorkerMessage } from "./messages.ts";
+import type {
+  BalanceCheckMessage,
+  IngestWorkerCommand,
+  IngestWorkerData,
+  IngestWorkerMessage,
+} from "./messages.ts";
 import { createProgressMeter, type Progress } from "./progress.ts";
 
 export type IngestState = "catching-up" | "ready" | "stopped";
@@ -25,6 +30,11 @@ export type BalanceStatus = {
 
 const RECENT_CHECKS = 10;
 
+/** A comparison as the worker sends it, its instant back to a bigint. */
+function checkOf(message: BalanceCheckMessage): BalanceCheck {
+  return { ...message, consensusNs: BigInt(message.consensusNs) };
+}
+
 export type IngestStatus = {
   state: IngestState;
   /** Why ingestion stopped (null while it runs). */
@@ -41,6 +51,8 @@ export type IngestStatus = {
   lastConsensusStartNs: bigint | null;
   /** A newest block's header time (block names carry none; null for a record file, or when unread). */
   newestStartNs: bigint | null;
+  /** The oldest file a pass planned to apply since the last commit (null once one is committed). */
+  oldestPendingFile: string | null;
   /** Files that stopped ingestion or crashed the worker since start-up. */
   errors: number;
   balances: BalanceStatus;
@@ -113,6 +125,7 @@ export function startIngestService(
     newestFile: null,
     lastConsensusStartNs: null,
     newestStartNs: null,
+    oldestPendingFile: null,
     errors: 0,
     balances: { start: null, snapshotsChecked: 0, snapshotsDisagreeing: 0, recentChecks: [] },
   };
@@ -177,6 +190,7 @@ export function startIngestService(
         filesLeft = message.files;
         status.newestFile = message.newest;
         status.newestStartNs = message.newestStartNs === undefined ? null : BigInt(message.newestStartNs);
+        status.oldestPendingFile ??= message.oldest;
         break;
       case "committed": {
         const blockNumber = BigInt(message.blockNumber);
@@ -184,6 +198,7 @@ export function startIngestService(
         status.lastFile = message.file;
         status.lastConsensusEndNs = BigInt(message.consensusEnd);
         status.lastConsensusStartNs = BigInt(message.consensusStart);
+        status.oldestPendingFile = null;
         if (filesLeft > 0) filesLeft -= 1;
         meter.committed(message.transactions);
         for (const listener of listeners) listener(message.file, blockNumber);
@@ -203,11 +218,15 @@ export function startIngestService(
         const balances = status.balances;
         balances.snapshotsChecked += 1;
         if (message.differences > 0) balances.snapshotsDisagreeing += 1;
-        const check = { ...message, consensusNs: BigInt(message.consensusNs) };
-        const { type: _type, ...rest } = check;
-        balances.recentChecks = [...balances.recentChecks, rest].slice(-RECENT_CHECKS);
+        const { type: _type, ...check } = message;
+        balances.recentChecks = [...balances.recentChecks, checkOf(check)].slice(-RECENT_CHECKS);
         break;
       }
+      case "balances-history":
+        status.balances.snapshotsChecked = message.checked;
+        status.balances.snapshotsDisagreeing = message.disagreeing;
+        status.balances.recentChecks = message.recent.map(checkOf).slice(-RECENT_CHECKS);
+        break;
     }
   });
   worker.on("error", (error) => {

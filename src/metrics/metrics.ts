@@ -76,15 +76,20 @@ export function createMetrics({ ingest, dbPath }: MetricsDeps): Metrics {
   );
   gauge(
     "mirrorlite_ingest_seconds_behind",
-    "Consensus seconds between the newest complete file (record file or block) on disk and the last one applied.",
+    "Consensus seconds between the newest complete file (record file or block) on disk and the last one applied " +
+      "(before any is applied: the oldest one waiting).",
     () => {
       const s = ingest.status();
-      return secondsBehind(s.lastFile, s.newestFile, s.lastConsensusStartNs, s.newestStartNs);
+      return secondsBehind(s.lastFile, s.newestFile, s.oldestPendingFile, {
+        last: s.lastConsensusStartNs,
+        newest: s.newestStartNs,
+      });
     },
   );
   gauge(
     "mirrorlite_ingest_files_pending",
-    "Files (record files or blocks) on disk not applied yet.",
+    "Files (record files or blocks) after the last applied one, as the last look at the folders found them " +
+      "(complete or not), less those applied since.",
     () => ingest.progress().filesLeft,
   );
   gauge("mirrorlite_ingest_ready", "1 when caught up and healthy, else 0.", () =>

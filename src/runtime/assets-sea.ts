@@ -1,14 +1,17 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { getAsset } from "node:sea";
 import { threadId } from "node:worker_threads";
 import type { AssetName, WorkerSource } from "./assets.ts";
+import { ensurePrivateFolder, UnsafeCacheError, verifyFileBytes } from "./private-folder.ts";
 
 /**
  * `assets.ts` for the single executable (scripts/build-binary.mjs bundles this module in its place): every
  * asset is read from the executable. The native SQLite addon and the demo stream must exist as files (the
- * dynamic loader and the watcher want paths), so they are written once to a private cache folder.
+ * dynamic loader and the watcher want paths), so they are written once to a private cache folder (see
+ * private-folder.ts: the addon is native code, loaded only from a folder no one else can write and only when its
+ * bytes are the executable's own).
  */
 
 /** Set by the bundler: the package version, the demo stream's file names, a digest of the embedded assets. */
@@ -42,7 +45,8 @@ let addon: object | undefined;
 export function sqliteNativeBinding(): object {
   if (addon === undefined) {
     const path = join(cacheDir(), "better_sqlite3.node");
-    materialize(path, "better_sqlite3.node");
+    const bytes = materialize(path, "better_sqlite3.node");
+    verifyFileBytes(path, bytes);
     const module = { exports: {} as object };
     process.dlopen(module, path);
     addon = module.exports;
@@ -66,7 +70,9 @@ let cache: string | undefined;
 /**
  * A folder only this user can write, named after the embedded assets' digest so that two builds never share
  * files: `$MIRRORLITE_CACHE_DIR`, else `$XDG_CACHE_HOME/mirrorlite`, else `~/.cache/mirrorlite`, else the temp
- * folder (service users often have no home, or a read-only one). The first that can be created is used.
+ * folder (service users often have no home, or a read-only one). The first that can be created and is this
+ * user's alone (it and its build subfolder) is used; `$MIRRORLITE_CACHE_DIR` has no fallback, and a temp folder
+ * another user made first is refused rather than used.
  */
 function cacheDir(): string {
   if (cache !== undefined) return cache;
@@ -80,7 +86,8 @@ function cacheDir(): string {
   for (const base of candidates) {
     const dir = join(base, `${__MIRRORLITE_VERSION__}-${__MIRRORLITE_ASSETS_DIGEST__}`);
     try {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      ensurePrivateFolder(base);
+      ensurePrivateFolder(dir);
       cache = dir;
       return dir;
     } catch (error) {
@@ -88,6 +95,7 @@ function cacheDir(): string {
       if (base === process.env.MIRRORLITE_CACHE_DIR) break; // asked for explicitly: no silent fallback
     }
   }
+  if (lastError instanceof UnsafeCacheError) throw lastError;
   throw new Error(`no writable cache folder for mirrorlite's files: ${(lastError as Error).message}`);
 }
 
@@ -102,19 +110,20 @@ function homeCache(): string {
 }
 
 /**
- * Makes `path` hold exactly the asset's bytes. An existing copy is compared byte for byte (a truncated or
- * altered file is replaced); a new one is written beside it and renamed into place, so concurrent starts never
- * see half a file.
+ * Makes `path` hold exactly the asset's bytes, and returns them. An existing copy is compared byte for byte (a
+ * truncated or altered file is replaced); a new one is written beside it and renamed into place, so concurrent
+ * starts never see half a file. Folders on the way are made private (see `ensurePrivateFolder`).
  */
-function materialize(path: string, asset: string): void {
+function materialize(path: string, asset: string): Buffer {
   const bytes = Buffer.from(getAsset(asset));
   try {
-    if (readFileSync(path).equals(bytes)) return;
+    if (readFileSync(path).equals(bytes)) return bytes;
   } catch {
     // missing: written below
   }
-  mkdirSync(join(path, ".."), { recursive: true, mode: 0o700 });
+  ensurePrivateFolder(join(path, ".."));
   const temp = `${path}.${process.pid}-${threadId}.tmp`;
   writeFileSync(temp, bytes, { mode: 0o600 });
   renameSync(temp, path);
+  return bytes;
 }

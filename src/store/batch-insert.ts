@@ -4,12 +4,12 @@ import type { Db } from "./db.ts";
 /**
  * Append-mostly rows (transactions, transfers, balance history) are collected and inserted many per statement:
  * one multi-row INSERT crosses from JavaScript into SQLite once per batch instead of once per row, which is
- * most of the cost of a small insert. Callers flush before the file's transaction commits.
+ * most of the cost of a small insert. Callers flush before the commit group's transaction commits.
  */
 export type BatchInsert = {
   add(...values: unknown[]): void;
   flush(): void;
-  /** Drops rows not yet written (after a rolled-back file). */
+  /** Drops rows not yet written (after a rolled-back commit group). */
   clear(): void;
 };
 

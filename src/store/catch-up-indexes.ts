@@ -5,8 +5,9 @@ import type { Db } from "./db.ts";
  * is open) drops them while it applies files and builds them again, once, at the end: one sort instead of an
  * index update for every row written. Unique indexes stay: they guard "one current version per key".
  *
- * The statements are the ones migration 0001 ran, verbatim, so the rebuilt schema is the same text. A process
- * killed while they are dropped leaves them missing: every worker start calls `restoreReadIndexes`.
+ * The statements are the ones their migrations (0001, 0030, 0050) ran, verbatim, so the rebuilt schema is the
+ * same text. A process killed while they are dropped leaves them missing: every worker start calls
+ * `restoreReadIndexes`.
  */
 const READ_INDEXES: ReadonlyArray<readonly [name: string, sql: string]> = [
   [
@@ -16,6 +17,16 @@ const READ_INDEXES: ReadonlyArray<readonly [name: string, sql: string]> = [
   [
     "nft_current_by_owner",
     "CREATE INDEX nft_current_by_owner ON nft (token_id, account_id, serial) WHERE valid_to IS NULL",
+  ],
+  [
+    "nft_current_by_account",
+    "CREATE INDEX nft_current_by_account ON nft (account_id, token_id, serial) WHERE valid_to IS NULL",
+  ],
+  // Migration 0030-topic-messages: consensus messages are most of a real network's transactions.
+  ["topic_message_by_topic", "CREATE INDEX topic_message_by_topic ON topic_message (topic_id)"],
+  [
+    "topic_message_by_sequence",
+    "CREATE INDEX topic_message_by_sequence ON topic_message (topic_id, sequence_number)",
   ],
 ];
 

@@ -111,7 +111,7 @@ export function openReader(path: string): Db {
 }
 
 /** The single executable loads SQLite's addon from its own assets; otherwise better-sqlite3 finds it. */
-function nativeOptions(): Database.Options {
+export function nativeOptions(): Database.Options {
   const binding = sqliteNativeBinding();
   // The typings allow only a path; better-sqlite3 also takes the loaded addon object.
   return binding === undefined ? {} : { nativeBinding: binding as unknown as string };

@@ -24,7 +24,8 @@ export type HbarStartState = {
  * binary search in its blob, so every instant inside a file stays exact while the row count drops to the
  * number of distinct accounts per file (the fee collector and node accounts cost one row per file, not one per
  * transaction). Nothing between records reads these rows: within a file the running balances live here in
- * memory, and the file's transaction commits them with everything else.
+ * memory; they are written at the end of each file (so the rows do not depend on which files shared a commit)
+ * and the commit group's transaction commits them with everything else.
  *
  * The summed balance of the unreleased supply accounts is kept the same way in `hbar_supply`, one row per
  * transaction that moves any of them (rare on a real network), so the supply at T is a single seek.
@@ -36,7 +37,7 @@ export type HbarLedger = {
   start(state: HbarStartState): void;
   /** Adds `amountTinybars` to an account's balance at consensus time `t` (non-decreasing within a file). */
   add(t: bigint, accountId: bigint, amountTinybars: bigint): void;
-  /** Writes the file's balance rows; call before the file's transaction commits. */
+  /** Writes the file's balance rows; call at the end of each file, inside its commit group's transaction. */
   flush(): void;
   /** Forgets everything held for an uncommitted file and every cached balance (after a rollback). */
   reset(): void;

@@ -2,7 +2,7 @@
  * Writes of the network group: system-file contents, address books, consensus nodes and stake updates.
  *
  * These transactions are rare (a few per staking period), so every write goes straight to SQLite inside the
- * record file's transaction: nothing is held in memory, and a rolled-back file leaves nothing behind.
+ * commit group's transaction: nothing is held in memory, and a rolled-back group leaves nothing behind.
  */
 import type { Db } from "./db.ts";
 

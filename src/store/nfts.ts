@@ -75,9 +75,10 @@ export type NftQueries = {
   listNftHistory(query: NftHistoryQuery): NftHistory;
 };
 
-const NFT_COLUMNS = `n.token_id, n.serial, n.account_id, n.created_ns, n.delegating_spender,
+/** The columns of an `NftRow`, from `nft n` joined with `TOKEN_ENTITY_JOIN` (the account NFT list shares them). */
+export const NFT_COLUMNS = `n.token_id, n.serial, n.account_id, n.created_ns, n.delegating_spender,
   (n.deleted != 0 OR COALESCE(e.deleted, 0) != 0) AS deleted, n.metadata, n.spender, n.valid_from`;
-const TOKEN_ENTITY_JOIN = "LEFT JOIN entity e ON e.id = n.token_id AND e.valid_to IS NULL";
+export const TOKEN_ENTITY_JOIN = "LEFT JOIN entity e ON e.id = n.token_id AND e.valid_to IS NULL";
 
 export function createNftQueries(db: Db, statement: StatementCache = createStatementCache(db)): NftQueries {
   const getNft = db.prepare(

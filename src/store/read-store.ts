@@ -1,13 +1,20 @@
+import { type AccountLookup, createAccountLookup } from "./account-lookup.ts";
+import { type AccountTokenQueries, createAccountTokenQueries } from "./account-tokens.ts";
+import { type AirdropQueries, createAirdropQueries } from "./airdrops.ts";
+import { type AllowanceQueries, createAllowanceQueries } from "./allowances.ts";
 import { type BalanceQueries, createBalanceQueries } from "./balances.ts";
 import { type BlockQueries, createBlockQueries } from "./blocks.ts";
 import { createStatementCache, DEFAULT_CACHED_STATEMENTS, type StatementCache } from "./conditions.ts";
 import type { Db } from "./db.ts";
+import { createEntityExists } from "./entity-exists.ts";
 import { createHbarQueries, type HbarQueries } from "./hbar-balances.ts";
 import { createNetworkQueries, type NetworkQueries } from "./network.ts";
 import { createNftQueries, type NftQueries } from "./nfts.ts";
+import { createStakingRewardQueries, type StakingRewardQueries } from "./staking-rewards.ts";
 import { createSystemFileQueries, type SystemFileQueries } from "./system-files.ts";
 import { createTokenListQueries, type TokenListQueries } from "./token-lists.ts";
 import { createTokenQueries, type TokenQueries } from "./tokens.ts";
+import { createTopicQueries, type TopicQueries } from "./topics.ts";
 
 /** Every read query the API uses, prepared once on the read-only connection. */
 export type ReadStore = {
@@ -22,6 +29,16 @@ export type ReadStore = {
   hbar: HbarQueries;
   systemFiles: SystemFileQueries;
   network: NetworkQueries;
+  /** Accounts: `{idOrAliasOrEvmAddress}` lookups. */
+  accounts: AccountLookup;
+  /** Whether an entity with this ID was ever indexed (account relations' 404s). */
+  entityExists: (id: bigint) => boolean;
+  /** An account's token relationships and NFTs. */
+  accountTokens: AccountTokenQueries;
+  allowances: AllowanceQueries;
+  airdrops: AirdropQueries;
+  stakingRewards: StakingRewardQueries;
+  topics: TopicQueries;
 };
 
 /** Every read query the API uses, prepared on the read-only connection; list queries share one bounded cache. */
@@ -38,5 +55,12 @@ export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENT
     hbar: createHbarQueries(db),
     systemFiles: createSystemFileQueries(db),
     network: createNetworkQueries(db),
+    accounts: createAccountLookup(db),
+    entityExists: createEntityExists(db),
+    accountTokens: createAccountTokenQueries(db, statements),
+    allowances: createAllowanceQueries(db, statements),
+    airdrops: createAirdropQueries(db, statements),
+    stakingRewards: createStakingRewardQueries(db, statements),
+    topics: createTopicQueries(db, statements),
   };
 }

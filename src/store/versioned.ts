@@ -8,10 +8,11 @@ export type Row = Record<string, unknown>;
  * current version at t and opens a new one from t that copies every column the change did not set. Two changes
  * at the same t (a transaction's body and then its transfer lists) fold into one version.
  *
- * Writes are held in memory (write-behind) until `flush()`, which ingestion calls once per record file, inside
- * the file's transaction: an NFT minted and moved in one file, or an association whose balance changes a
- * hundred times, costs one row write instead of one per change. Cached rows hold values as a read would return
- * them (integers and booleans as bigint). `reset()` must be called when a file's transaction rolls back.
+ * Writes are held in memory (write-behind) until `flush()`, which ingestion calls once per commit group (whole
+ * record files sharing one SQLite transaction), just before the commit: an NFT minted and moved in the group,
+ * or an association whose balance changes a hundred times, costs one row write instead of one per change (the
+ * table also flushes when its cache is full). Cached rows hold values as a read would return them (integers
+ * and booleans as bigint). `reset()` must be called when a group's transaction rolls back.
  */
 export type VersionedTable = {
   /** The current version of the thing identified by `key`, or undefined. */
@@ -22,9 +23,9 @@ export type VersionedTable = {
   change(key: readonly unknown[], atNs: bigint, patch: Row): boolean;
   /** Changes columns of the current version in place, without opening a version (balances). */
   touch(key: readonly unknown[], patch: Row): void;
-  /** Writes everything held back. Runs before the file's transaction commits, and before raw reads of the table. */
+  /** Writes everything held back. Runs before the group's transaction commits, and before raw reads of the table. */
   flush(): void;
-  /** Forgets cached rows and unwritten changes (after a rolled-back file). */
+  /** Forgets cached rows and unwritten changes (after a rolled-back commit group). */
   reset(): void;
 };
 

@@ -1,7 +1,9 @@
+import { type AccountRelationWrites, createAccountRelationWrites } from "./account-relations-writes.ts";
 import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
 import { createHbarLedger, type HbarLedger } from "./hbar-ledger.ts";
 import { createNetworkWrites, type NetworkWrites } from "./network-writes.ts";
+import { createTopicMessageWrites, type TopicMessageWrites } from "./topic-writes.ts";
 import { createVersionedTable, type Row, type VersionedTable } from "./versioned.ts";
 
 export type RecordFileRow = {
@@ -47,7 +49,8 @@ export type TokenAccountDefaults = { freezeStatus: string; kycStatus: string };
 
 /**
  * Every write ingestion makes, as prepared statements opened once on the writer connection. Callers run these
- * inside the one transaction of a record file.
+ * inside the transaction of a commit group: one or more whole record files (each with its block row and cursor)
+ * committed together.
  */
 export type WriteStore = {
   db: Db;
@@ -62,6 +65,10 @@ export type WriteStore = {
   network: NetworkWrites;
   /** Consensus topics (migration 0012-topics). */
   topic: VersionedTable;
+  /** Allowances, token airdrops and staking reward payouts (migration 0050). */
+  accountRelations: AccountRelationWrites;
+  /** Consensus messages (migration 0030-topic-messages). */
+  topicMessages: TopicMessageWrites;
   insertRecordFile(row: RecordFileRow): void;
   /** The proof of a block stream block (recorded unverified: TSS signatures cannot be checked in Node yet). */
   insertBlockProof(row: { number: bigint; kind: string; verified: boolean }): void;
@@ -98,9 +105,9 @@ export type WriteStore = {
   ): void;
   /** Current NFTs of a token owned by an account (for treasury moves). */
   serialsOwnedBy(tokenId: bigint, accountId: bigint): bigint[];
-  /** Writes everything held back for batching; call before the file's transaction commits. */
+  /** Writes everything held back for batching; call before the group's transaction commits. */
   flush(): void;
-  /** Forgets caches and unwritten rows; call when a file's transaction rolled back. */
+  /** Forgets caches and unwritten rows; call when a group's transaction rolled back. */
   reset(): void;
 };
 
@@ -186,8 +193,10 @@ export function createWriteStore(db: Db): WriteStore {
       "auto_renew_account_id",
       "auto_renew_period",
       "expiration_ns",
+      "custom_fees_ns",
     ],
   );
+  const topicMessages = createTopicMessageWrites(db);
 
   const insertRecordFile = db.prepare(
     `INSERT INTO record_file (number, name, version, hapi_major, hapi_minor, hapi_patch, hash, previous_hash,
@@ -252,6 +261,7 @@ export function createWriteStore(db: Db): WriteStore {
     .pluck();
 
   const hbar = createHbarLedger(db);
+  const accountRelations = createAccountRelationWrites(db);
 
   return {
     db,
@@ -263,6 +273,8 @@ export function createWriteStore(db: Db): WriteStore {
     nft,
     network: createNetworkWrites(db),
     topic,
+    accountRelations,
+    topicMessages,
     insertRecordFile: (row) => insertRecordFile.run(row),
     insertBlockProof: (row) => insertBlockProof.run(row.number, row.kind, row.verified ? 1 : 0),
     setCursor: (row) => setCursor.run(row),
@@ -316,14 +328,18 @@ export function createWriteStore(db: Db): WriteStore {
     flush() {
       for (const row of pendingBalances.values()) balanceHistory.add(...row);
       pendingBalances = new Map();
-      for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.flush();
+      for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory, topicMessages])
+        batch.flush();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.flush();
+      accountRelations.flush();
       hbar.flush();
     },
     reset() {
       pendingBalances = new Map();
-      for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory]) batch.clear();
+      for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory, topicMessages])
+        batch.clear();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.reset();
+      accountRelations.reset();
       hbar.reset();
     },
   };

@@ -11,10 +11,10 @@
  *
  * A snapshot at T is the state after every transaction with consensus time at or before T.
  */
-import { gunzipSync } from "node:zlib";
 import { encodeEntityId, entityIdOf } from "../ids.ts";
 import { MAX_INT64 } from "../int64.ts";
 import { timestampToNs } from "../time.ts";
+import { FileTooLargeError, gunzipBounded, MAX_DECOMPRESSED_BYTES, TOO_LARGE_HINT } from "./decompress.ts";
 import { toBigInt } from "./long.ts";
 import { proto } from "./proto.ts";
 
@@ -43,14 +43,22 @@ export function isBalanceFileName(name: string): boolean {
   return BALANCE_FILE.test(name);
 }
 
-/** Parses a balance file by its name's extension. Throws BalanceFileError naming what is wrong. */
-export function parseBalanceFile(name: string, bytes: Uint8Array): BalanceSnapshot {
+/**
+ * Parses a balance file by its name's extension; a `.gz` one decompresses to at most `maxBytes`. Throws
+ * BalanceFileError naming what is wrong.
+ */
+export function parseBalanceFile(
+  name: string,
+  bytes: Uint8Array,
+  maxBytes = MAX_DECOMPRESSED_BYTES,
+): BalanceSnapshot {
   if (name.endsWith(".csv")) return parseBalanceCsv(Buffer.from(bytes).toString("utf8"));
   let raw = bytes;
   if (name.endsWith(".gz")) {
     try {
-      raw = gunzipSync(bytes);
+      raw = gunzipBounded(bytes, maxBytes);
     } catch (error) {
+      if (error instanceof FileTooLargeError) throw new BalanceFileError(`${error.message}${TOO_LARGE_HINT}`);
       throw new BalanceFileError(`does not gunzip: ${(error as Error).message}`);
     }
   }

@@ -6,13 +6,14 @@
 import { gunzipSync } from "node:zlib";
 import { Decompress } from "fzstd";
 import { CorruptFileError } from "../errors.ts";
+import { MAX_DECOMPRESSED_BYTES } from "./decompress.ts";
 import { xxhash64 } from "./xxhash64.ts";
 
 /**
- * The largest uncompressed block accepted, in bytes. Mainnet blocks are a few MB; a block past this is treated
- * as corrupt. Exported so that other readers of compressed stream files can share one limit.
+ * The largest uncompressed block accepted, in bytes: the one bound of every stream file (decompress.ts,
+ * `--max-file-mb`). Mainnet blocks are a few MB; a block past this is treated as corrupt.
  */
-export const MAX_BLOCK_BYTES = 256 * 1024 * 1024;
+export const MAX_BLOCK_BYTES = MAX_DECOMPRESSED_BYTES;
 
 export type BlockCompression = "none" | "gzip" | "zstd";
 

@@ -38,6 +38,14 @@ describe("the OpenAPI document", () => {
   it("describes exactly the endpoints mirrorlite serves", () => {
     expect(Object.keys(loadOpenApiDocument().paths).sort()).toEqual(
       [
+        "/api/v1/accounts/{idOrAliasOrEvmAddress}/airdrops/outstanding",
+        "/api/v1/accounts/{idOrAliasOrEvmAddress}/airdrops/pending",
+        "/api/v1/accounts/{idOrAliasOrEvmAddress}/allowances/crypto",
+        "/api/v1/accounts/{idOrAliasOrEvmAddress}/allowances/nfts",
+        "/api/v1/accounts/{idOrAliasOrEvmAddress}/allowances/tokens",
+        "/api/v1/accounts/{idOrAliasOrEvmAddress}/nfts",
+        "/api/v1/accounts/{idOrAliasOrEvmAddress}/rewards",
+        "/api/v1/accounts/{idOrAliasOrEvmAddress}/tokens",
         "/api/v1/blocks",
         "/api/v1/blocks/{hashOrNumber}",
         "/api/v1/network/supply",
@@ -55,6 +63,10 @@ describe("the OpenAPI document", () => {
         "/api/v1/tokens/{tokenId}/nfts",
         "/api/v1/tokens/{tokenId}/nfts/{serialNumber}",
         "/api/v1/tokens/{tokenId}/nfts/{serialNumber}/transactions",
+        "/api/v1/topics/{topicId}",
+        "/api/v1/topics/{topicId}/messages",
+        "/api/v1/topics/{topicId}/messages/{sequenceNumber}",
+        "/api/v1/topics/messages/{consensusTimestamp}",
         "/health/liveness",
         "/health/readiness",
         "/api/v1/docs",

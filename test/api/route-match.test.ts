@@ -60,3 +60,26 @@ describe("the front's route matcher", () => {
     }
   });
 });
+
+describe("routes that accept only some parameters", () => {
+  const numeric = (params: Readonly<Record<string, string>>) => /^\d+$/.test(params.id ?? "");
+  const table = createRouteMatcher([
+    { template: "/api/v1/topics/{id}", accepts: numeric, name: "java" },
+    { template: "/api/v1/topics/{id}", name: "fallback" },
+  ]);
+
+  it("pass what they do not accept on to later routes, and to Express past the table", () => {
+    expect(table("/api/v1/topics/12")?.route.name).toBe("java");
+    expect(table("/api/v1/topics/abc")?.route.name).toBe("fallback");
+    const only = createRouteMatcher([{ template: "/api/v1/topics/{id}", accepts: numeric }]);
+    expect(only("/api/v1/topics/abc")).toBeNull();
+    expect(only("/api/v1/topics/%31")?.params).toEqual({ id: "1" });
+  });
+});
+
+describe("a route that accepts only some parameters", () => {
+  it("takes none that do not decode (they go on, not to a 400)", () => {
+    const only = createRouteMatcher([{ template: "/api/v1/topics/{id}", accepts: () => true }]);
+    expect(only("/api/v1/topics/%")).toBeNull();
+  });
+});

@@ -30,6 +30,8 @@ describe("mirrorlite --version and --help", () => {
       ["--list-cache-ms MS", "MIRRORLITE_LIST_CACHE_MS"],
       ["--poll-ms MS", "MIRRORLITE_POLL_MS"],
       ["--worker-heap-mb MB", "MIRRORLITE_WORKER_HEAP_MB"],
+      ["--max-file-mb MB", "MIRRORLITE_MAX_FILE_MB"],
+      ["--metrics-port N", "MIRRORLITE_METRICS_PORT"],
     ]) {
       const line = serve.stdout.split("\n").find((l) => l.trimStart().startsWith(`${flag} `));
       expect(line, flag).toContain(variable);

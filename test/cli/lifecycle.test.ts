@@ -137,6 +137,8 @@ describe("stopping and failing like a service", () => {
       "serve",
       "--records",
       records,
+      "--db",
+      join(temp.dir, "crashed-worker.db"),
       "--port",
       "0",
       "--no-wait-signatures",

@@ -25,11 +25,14 @@ export type RunningCli = {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
-/** Starts `mirrorlite …` in the background with JSON logs on its stdout. */
-export function startCli(args: readonly string[]): RunningCli {
-  const child = spawn(process.execPath, [`${REPO_ROOT}bin/mirrorlite.js`, ...args, "--log-format", "json"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+/**
+ * Starts `mirrorlite …` in the background with JSON logs on its stdout. `prefix` is a command that runs it
+ * (e.g. `unshare … sh -c '…; exec "$@"'`), given node and its arguments last.
+ */
+export function startCli(args: readonly string[], options: { prefix?: readonly string[] } = {}): RunningCli {
+  const node = [process.execPath, `${REPO_ROOT}bin/mirrorlite.js`, ...args, "--log-format", "json"];
+  const [command, ...commandArgs] = [...(options.prefix ?? []), ...node] as [string, ...string[]];
+  const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
   const logs: Array<Record<string, unknown>> = [];
   const waiters: Array<() => void> = [];
   let stderr = "";

@@ -37,7 +37,10 @@ export type ExpectedLedger = {
     label?: string;
     status: string;
     consensusTimestamp: string;
+    transactionId?: string;
     entityId?: string;
+    /** Submitted messages: the sequence number and the topic's running hash after it (base64). */
+    message?: { sequenceNumber: string; runningHash: string };
   }>;
   blocks: Array<{
     number: string;

@@ -12,10 +12,20 @@ export type RawResponse = {
  */
 export function rawRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; timeoutMs?: number } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    timeoutMs?: number;
+    maxHeaderSize?: number;
+  } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? "GET", headers: options.headers ?? {} }, (res) => {
+    const requestOptions = {
+      method: options.method ?? "GET",
+      headers: options.headers ?? {},
+      ...(options.maxHeaderSize === undefined ? {} : { maxHeaderSize: options.maxHeaderSize }),
+    };
+    const req = request(url, requestOptions, (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => {

@@ -1,6 +1,7 @@
 import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { writeRecordFileV6 } from "../../fixtures/writer/write-record-file.ts";
 import { parseCommand } from "../../src/cli/args.ts";
 import { BalanceFileReadError } from "../../src/errors.ts";
 import { instantOfName } from "../../src/ingest/balance-folder.ts";
@@ -8,6 +9,7 @@ import { demoBalancesDir } from "../../src/runtime/assets.ts";
 import { openReader } from "../../src/store/db.ts";
 import { createHbarQueries } from "../../src/store/hbar-balances.ts";
 import { parseBalanceFile } from "../../src/streams/balance-file.ts";
+import { readRecordFile } from "../../src/streams/read-record-file.ts";
 import { runCli } from "../helpers/cli.ts";
 import { expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
 import {
@@ -66,6 +68,7 @@ type Readiness = {
     start: { source: string; timestamp: string } | null;
     snapshotsChecked: number;
     snapshotsDisagreeing: number;
+    recentChecks: Array<{ file: string; differences: number }>;
   };
 };
 
@@ -194,6 +197,35 @@ describe("without a balance file at or before the first record", () => {
   });
 });
 
+describe("a start that rolls back", () => {
+  it("is not reported: readiness names a start only once it is committed", async () => {
+    // The demo's first file (block 0, from genesis) rewritten with its second record undecodable: the genesis
+    // start is taken before the file is applied, then the file fails and everything rolls back.
+    const stream = copyStream(fixtureStream("demo"));
+    cleanups.push(stream.remove);
+    const first = expectedLedger("demo").blocks[0]!.name;
+    const file = readRecordFile(first, readFileSync(join(stream.dir, first)));
+    expect(file.items.length).toBeGreaterThanOrEqual(2);
+    const items = file.items.map((item, index) =>
+      index === 1 ? { ...item, recordBytes: Uint8Array.of(0x08, 0x05) } : item,
+    );
+    const written = writeRecordFileV6({
+      hapiVersion: file.hapiVersion!,
+      blockNumber: 0n,
+      startRunningHash: new Uint8Array(48),
+      items,
+    });
+    writeFileSync(join(stream.dir, first), written.gzipBytes);
+    const service = await startTestService({ recordsDir: stream.dir, waitSignatures: false });
+    cleanups.push(() => service.stop());
+    await service.ingest.settled;
+    expect(service.ingest.status().state).toBe("stopped");
+    expect(service.ingest.status().file).toBe(first);
+    expect((await readiness(service)).start).toBeNull();
+    expect((await supply(service)).status).toBe(404);
+  });
+});
+
 describe("the bundled demo", () => {
   it("defaults --balances to its own folder, which starts the balances and agrees later", async () => {
     const command = parseCommand(["serve"], {});
@@ -293,6 +325,85 @@ describe("snapshots written after start-up", () => {
   });
 });
 
+describe("a balance folder that only grows (a node writes a snapshot every 15 minutes)", () => {
+  const demoBalances = readdirSync(demoBalancesDir()).sort();
+  const [DEMO_START, DEMO_LATER] = demoBalances as [string, string];
+
+  /** A copy of the demo's balance folder plus `extra` files (name → content). */
+  function demoFolder(extra: Record<string, string>): string {
+    const folder = tempDir();
+    cleanups.push(folder.remove);
+    for (const name of demoBalances) copyFileSync(join(demoBalancesDir(), name), join(folder.dir, name));
+    for (const [name, content] of Object.entries(extra)) writeFileSync(join(folder.dir, name), content);
+    return folder.dir;
+  }
+
+  it("costs start-up no reading: only the starting snapshot is read, later ones when they are compared", async () => {
+    expect(DEMO_START).toMatch(/_Balances\.pb\.gz$/);
+    // Malformed snapshots a node never wrote: one inside the stream's time (compared, and so read, once the
+    // index covers it) and one after it (never needed, never read).
+    const inside = "2024-06-01T08_00_30.000000000Z_Balances.csv";
+    const after = "2024-06-01T09_00_00.000000000Z_Balances.csv";
+    const balancesDir = demoFolder({ [inside]: "not a balance file", [after]: "nor this" });
+    const service = await startTestService({ recordsDir: fixtureStream("demo"), balancesDir });
+    cleanups.push(() => service.stop());
+    await service.ingest.settled;
+    expect(service.ingest.status().state).toBe("ready");
+    expect(await readiness(service)).toMatchObject({
+      start: { source: DEMO_START },
+      snapshotsChecked: 1,
+      snapshotsDisagreeing: 0,
+      recentChecks: [{ file: DEMO_LATER }],
+    });
+  });
+
+  it("compares snapshots once the catch-up is done, not between its commits", () => {
+    const db = join(tempDir().dir, "index.db");
+    const result = runCli([
+      "ingest",
+      "--records",
+      fixtureStream("demo"),
+      "--db",
+      db,
+      "--balances",
+      demoBalancesDir(),
+      "--log-format",
+      "json",
+      "--commit-transactions",
+      "1",
+    ]);
+    expect(result.status, result.stderr).toBe(0);
+    const messages = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    const agrees = messages.indexOf("balance snapshot agrees with the indexed balances");
+    expect(agrees).toBeGreaterThan(0);
+    expect(messages.lastIndexOf("ingested record file")).toBeLessThan(agrees);
+  });
+
+  it("does not read a snapshot again after a restart: the index keeps how each compared", async () => {
+    const balancesDir = demoFolder({});
+    const records = copyStream(fixtureStream("demo"));
+    cleanups.push(records.remove);
+    const db = join(dirname(records.dir), "index.db");
+    const first = runCli(["ingest", "--records", records.dir, "--db", db, "--balances", balancesDir]);
+    expect(first.status, first.stderr).toBe(0);
+    // Both snapshots were read by the first run; damaged now, a second run must not need them.
+    for (const name of [DEMO_START, DEMO_LATER]) writeFileSync(join(balancesDir, name), "damaged");
+    const service = await startTestService({ recordsDir: records.dir, db, balancesDir });
+    cleanups.push(() => service.stop());
+    await service.ingest.settled;
+    expect(service.ingest.status().state).toBe("ready");
+    expect(await readiness(service)).toMatchObject({
+      start: { source: DEMO_START },
+      snapshotsChecked: 1,
+      snapshotsDisagreeing: 0,
+      recentChecks: [{ file: DEMO_LATER, differences: 0 }],
+    });
+  });
+});
+
 describe("the hbar balance history", () => {
   it("holds every account's balance at every instant, inside record files too, as the transfer lists say", async () => {
     const folder = tempDir();
@@ -336,13 +447,14 @@ function startFileOf() {
 }
 
 describe("a malformed balance file", () => {
-  it("stops start-up with one line naming the file and what is wrong", () => {
+  it("as the starting snapshot stops ingestion with one line naming the file and what is wrong", () => {
     const folder = tempDir();
     cleanups.push(folder.remove);
-    const bad = join(folder.dir, "2024-07-01T08_00_00.000000000Z_Balances.csv");
+    // Just before the demo's first transaction (2024-06-01T08:00:00.189777110Z): the snapshot it starts from.
+    const bad = join(folder.dir, "2024-06-01T07_59_59.500000000Z_Balances.csv");
     writeFileSync(
       bad,
-      "TimeStamp:2024-07-01T08:00:00Z\nshardNum,realmNum,accountNum,balance\n0,0,2,5\n0,0,3\n",
+      "TimeStamp:2024-06-01T07:59:59.5Z\nshardNum,realmNum,accountNum,balance\n0,0,2,5\n0,0,3\n",
     );
     const db = join(folder.dir, "index.db");
     const result = runCli([
@@ -354,13 +466,13 @@ describe("a malformed balance file", () => {
       "--balances",
       folder.dir,
     ]);
-    expect(result.status).toBe(2);
+    expect(result.status).toBe(1);
     expect(result.stderr).toBe(
-      `mirrorlite: balance file ${bad} at line 4: expected 4 comma-separated fields, found 3\n`,
+      `mirrorlite: ingestion stopped: balance file ${bad} at line 4: expected 4 comma-separated fields, found 3\n`,
     );
   });
 
-  it("rejects the service start as well: a gzip that is not one, a missing folder", async () => {
+  it("stops the service's ingestion too; a folder that cannot be listed, or an ambiguous one, its start", async () => {
     const folder = tempDir();
     cleanups.push(folder.remove);
     cpSync(PB, join(folder.dir, "2021-03-08T20_15_00Z_Balances.pb.gz"));
@@ -368,17 +480,27 @@ describe("a malformed balance file", () => {
     writeFileSync(broken, "not gzip");
     const start = (balancesDir: string) =>
       startTestService({ recordsDir: fixtureStream("demo"), balancesDir });
-    await expect(start(folder.dir)).rejects.toThrow(BalanceFileReadError);
-    await expect(start(folder.dir)).rejects.toThrow(`balance file ${broken} does not gunzip: `);
+    const service = await start(folder.dir);
+    cleanups.push(() => service.stop());
+    await service.ingest.settled;
+    expect(service.ingest.status()).toMatchObject({ state: "stopped", file: broken, lastBlock: null });
+    expect(service.ingest.status().reason).toMatch(`balance file ${broken} does not gunzip: `);
     // Two files of one instant (say a CSV and a protobuf): which one is the state would be a guess.
     const same = tempDir();
     cleanups.push(same.remove);
     const csv = "TimeStamp:2021-03-08T20:15:00Z\nshardNum,realmNum,accountNum,balance\n0,0,2,5\n";
     writeFileSync(join(same.dir, "2021-03-08T20_15_00Z_Balances.csv"), csv);
     cpSync(PB, join(same.dir, "2021-03-08T20_15_00Z_Balances.pb.gz"));
+    await expect(start(same.dir)).rejects.toThrow(BalanceFileReadError);
     await expect(start(same.dir)).rejects.toThrow(
       `balance file ${join(same.dir, "2021-03-08T20_15_00Z_Balances.pb.gz")} has the same timestamp as ` +
         "2021-03-08T20_15_00Z_Balances.csv",
+    );
+    const unnamed = tempDir();
+    cleanups.push(unnamed.remove);
+    writeFileSync(join(unnamed.dir, "latest_Balances.csv"), csv);
+    await expect(start(unnamed.dir)).rejects.toThrow(
+      `balance file ${join(unnamed.dir, "latest_Balances.csv")}: the name carries no instant`,
     );
     const missing = join(folder.dir, "nope");
     await expect(start(missing)).rejects.toThrow(`balance folder ${missing} cannot be read: `);

@@ -125,6 +125,16 @@ const CASES: Array<{
   { scenario: "demo", compression: "zstd", layout: "bucket", cutoverAt: 10 },
   // A ContractCall and its child ContractCreate: the block's gas and bloom come from the contract results.
   { scenario: "real v6", real: "v6/record0.0.3", compression: "zstd", layout: "flat" },
+  // Allowances, approved spends, pending airdrops (from the airdrop's transfers), claims, cancels, rewards.
+  // Its one CryptoUpdate (a staking reward payout) names the account in the block's receipt.
+  {
+    scenario: "account-relations",
+    compression: "gzip",
+    layout: "flat",
+    transformerTables: ["transaction"],
+  },
+  // Consensus messages: sequence numbers and running hashes from the topics' state changes.
+  { scenario: "topics", compression: "gzip", layout: "flat" },
 ];
 
 describe("a ledger as record files and as block stream blocks", () => {

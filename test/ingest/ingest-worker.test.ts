@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { runIngestWorker } from "../../src/ingest/ingest-worker.ts";
 import type { IngestWorkerData, IngestWorkerMessage } from "../../src/ingest/messages.ts";
+import { MAX_DECOMPRESSED_BYTES } from "../../src/streams/decompress.ts";
 import { expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
 import { tempDir } from "../helpers/service.ts";
 
@@ -26,6 +27,7 @@ function workerData(dir: string, dbPath: string): IngestWorkerData {
     stopFlag: new SharedArrayBuffer(4),
     balanceFiles: null,
     balancesDir: null,
+    maxFileBytes: MAX_DECOMPRESSED_BYTES,
   };
 }
 

@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type WrittenBlock, writeBlockStream } from "../../bench/blocks.ts";
@@ -92,5 +93,32 @@ describe("GET /metrics after a known stream", () => {
     const m = parseMetrics((await service.get("/metrics")).text);
     expect([...m.keys()].some((key) => key.includes('method="PURGE"'))).toBe(false);
     expect([...m.keys()].some((key) => key.includes('method="OTHER"'))).toBe(true);
+  });
+});
+
+describe("GET /metrics before any file is applied", () => {
+  it("says how far behind the index is, measured from the oldest file waiting (never NaN)", async () => {
+    const temp = tempDir();
+    const dir = join(temp.dir, "record0.0.3");
+    const written = writeBlockStream(dir, {
+      firstBlockNumber: 100n,
+      firstConsensusNs: FIRST_NS,
+      blockSpacingNs: SPACING_NS,
+      blocks: COUNTS.map((count) => Array.from({ length: count }, () => ({}))),
+    });
+    // The first file cannot be applied: ingestion stops before anything is indexed.
+    writeFileSync(join(dir, written[0]!.name), "not a record file");
+    const service = await startTestService({ recordsDir: dir, waitSignatures: false });
+    try {
+      await service.ingest.settled;
+      expect(service.ingest.status().state).toBe("stopped");
+      const m = parseMetrics((await service.get("/metrics")).text);
+      // Five files two seconds apart, none applied: 8 seconds between the oldest and the newest.
+      expect(m.get("mirrorlite_ingest_seconds_behind")).toBe(8);
+      expect(m.get("mirrorlite_ingest_last_block_number")).toBe(-1);
+    } finally {
+      await service.stop();
+      temp.remove();
+    }
   });
 });

@@ -15,7 +15,7 @@ export {
   javaNotFound,
   reasonPhrase,
 } from "./errors.ts";
-export { javaNextLink } from "./links.ts";
+export { javaNextLink, javaSortedNextLink } from "./links.ts";
 export {
   DEFAULT_NODES_LIMIT,
   MAX_NODES_LIMIT,

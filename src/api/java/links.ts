@@ -99,3 +99,53 @@ export function javaNextLink(
   const text = pairs.map(([name, value]) => `${encodeQueryPart(name)}=${encodeQueryPart(value)}`).join("&");
   return text === "" ? path : `${path}?${text}`;
 }
+
+/**
+ * The next link of a Java list sorted on several keys (upstream `LinkFactoryImpl.createNextLink` with a sort and
+ * an extractor), for a full page whose last item gives `values` (the extractor's map: its keys are the
+ * pagination parameters, `sortKeys` the sort, primary first):
+ *
+ * 1. the query's parameters are copied by name, in first-appearance order with all their values; of a
+ *    pagination parameter, the values in the paging direction are left out (none left: the name goes too);
+ * 2. then each sort key in turn, unless it kept an equality: `gte:`/`lte:` with its last value when the next
+ *    key kept no equality (or `gt:`/`lt:` when it did, and always for the last key), after its other values or
+ *    at the end of the query;
+ * 3. no link when the primary key's numeric range values now leave nothing.
+ */
+export function javaSortedNextLink(
+  path: string,
+  query: JavaQuery,
+  order: Order,
+  sortKeys: readonly string[],
+  values: Readonly<Record<string, string>>,
+): string | null {
+  const params = new Map<string, string[]>();
+  const add = (name: string, value: string) => {
+    const list = params.get(name);
+    if (list === undefined) params.set(name, [value]);
+    else list.push(value);
+  };
+  for (const [name, list] of query) {
+    if (hasControlCharacter(name)) continue;
+    const paging = Object.hasOwn(values, name);
+    for (const value of list) {
+      if (hasControlCharacter(value) || (paging && sameDirection(order, value))) continue;
+      add(name, value);
+    }
+  }
+  const keptEquality = new Map(sortKeys.map((key) => [key, (params.get(key) ?? []).some(isEquality)]));
+  sortKeys.forEach((key, i) => {
+    if (params.has(key) && keptEquality.get(key) === true) return;
+    const next = sortKeys[i + 1];
+    const exclusive = next === undefined ? true : keptEquality.get(next) === true;
+    const op = `${order === "asc" ? "gt" : "lt"}${exclusive ? "" : "e"}`;
+    const value = `${op}:${values[key] ?? ""}`;
+    if (!hasControlCharacter(value)) add(key, value);
+  });
+  const primary = sortKeys[0];
+  if (primary !== undefined && isEmptyRange(params.get(primary) ?? [])) return null;
+  const text = [...params]
+    .flatMap(([name, list]) => list.map((value) => `${encodeQueryPart(name)}=${encodeQueryPart(value)}`))
+    .join("&");
+  return text === "" ? path : `${path}?${text}`;
+}

@@ -146,3 +146,26 @@ export function parseEntityIdString(
   const completed = [...prefix, ...pieces].join(".");
   return parseCompletedId(completed, kind, shardRealm);
 }
+
+const MAX_ENCODED_ID = (1n << 63n) - 1n;
+const MIN_ENCODED_ID = -(1n << 63n);
+
+/**
+ * Upstream `EntityId.parse` of an ID that passed `isValidEntityId(id, false)` (the topic routes): a dotted
+ * `shard.realm.num` / `realm.num` is completed with the configured shard, while a bare number (optionally
+ * negative) is read as the packed 64-bit ID, not as a num: `7` is 0.0.7, but `274877906944` (2^38) is 0.1.0
+ * and `-1` is 1023.65535.274877906943. Returns the packed ID, or null where upstream throws
+ * `Invalid entity ID "<id>"` (a part over its bit limit, a number outside int64).
+ */
+export function parsePackedOrDottedEntityId(id: string, config: ShardRealm = {}): bigint | null {
+  if (!id.includes(".")) {
+    const encoded = BigInt(id);
+    return encoded > MAX_ENCODED_ID || encoded < MIN_ENCODED_ID ? null : encoded;
+  }
+  const parts = id.split(".");
+  const num = BigInt(parts.at(-1) ?? "");
+  const shard = parts.length === 3 ? BigInt(parts[0] ?? "") : (config.shard ?? 0n);
+  const realm = parts.length >= 2 ? BigInt(parts.at(-2) ?? "") : (config.realm ?? 0n);
+  if (num > MAX_NUM || realm > MAX_REALM || shard > MAX_SHARD) return null;
+  return encodeEntityId(shard, realm, num);
+}

@@ -21,7 +21,13 @@ import { type ParsedQuery, valueText } from "./query.ts";
 import { parseTimestamp } from "./timestamp.ts";
 
 /** The parameter each list endpoint pages on. */
-export type AnchorKey = "token.id" | "account.id" | "serialnumber" | "timestamp" | "block.number";
+export type AnchorKey =
+  | "token.id"
+  | "account.id"
+  | "spender.id"
+  | "serialnumber"
+  | "timestamp"
+  | "block.number";
 
 /** Everything a list route needs to build its next link once it knows the page. */
 export interface PagingContext {
@@ -56,7 +62,8 @@ export function linkPath(path: string): string {
 function anchorNumber(anchor: AnchorKey, value: string, config: ShardRealm): bigint | null {
   switch (anchor) {
     case "token.id":
-    case "account.id": {
+    case "account.id":
+    case "spender.id": {
       const parsed = parseEntityIdString(value, anchor === "token.id" ? "num-alias" : "any", config);
       return parsed.ok && parsed.id.kind === "id" ? parsed.id.encoded : null;
     }
@@ -91,34 +98,60 @@ function isEmptyRange(anchor: AnchorKey, values: readonly string[], config: Shar
 
 /** Builds the next link for a full page; null when the rewritten anchor range is empty. */
 export function buildNextLink(input: NextLinkInput): string | null {
-  const { anchor, order } = input;
+  return buildPairedNextLink({ ...input, keys: [{ anchor: input.anchor, lastValue: input.lastValue }] });
+}
+
+/** One anchor of a multi-key next link, with its last value; `inclusive` writes `gte:`/`lte:`. */
+export interface NextLinkKey {
+  readonly anchor: AnchorKey;
+  readonly lastValue: string;
+  readonly inclusive?: boolean;
+}
+
+/**
+ * The next link of a list paged on several keys at once (upstream `getNextParamQueries` with a map of last
+ * values, as `BaseController.getPaginationLink` builds it for two-key lists): each key is rewritten in turn by
+ * the rules above, in the given order, and the empty-range check looks at the first key only.
+ */
+export function buildPairedNextLink(
+  input: ShardRealm & {
+    readonly path: string;
+    readonly query: ParsedQuery;
+    readonly order: Order;
+    readonly keys: readonly NextLinkKey[];
+  },
+): string | null {
+  const { order } = input;
   const sameDirection = order === "asc" ? /gt[e]?:/ : /lt[e]?:/;
-  const bound = `${order === "asc" ? "gt" : "lt"}:${input.lastValue}`;
 
   const query = new Map<string, { values: string[]; repeated: boolean }>();
   for (const [name, entry] of input.query) {
     query.set(name, { values: entry.values.map(valueText), repeated: entry.repeated });
   }
 
-  const original = query.get(anchor);
-  if (original === undefined) {
-    query.set(anchor, { values: [bound], repeated: false });
-  } else if (original.repeated) {
-    const kept = original.values.filter((value) => !sameDirection.test(value));
-    // Upstream tests the list itself, whose text is its values joined by commas: the first value decides.
-    const values = RANGE_OPERATOR_PREFIX.test(original.values.join(",")) ? [...kept, bound] : kept;
-    query.set(anchor, { values, repeated: true });
-  } else {
-    const value = original.values[0] ?? "";
-    if (sameDirection.test(value)) {
-      query.delete(anchor);
+  for (const { anchor, lastValue, inclusive } of input.keys) {
+    const bound = `${order === "asc" ? "gt" : "lt"}${inclusive === true ? "e" : ""}:${lastValue}`;
+    const original = query.get(anchor);
+    if (original === undefined) {
       query.set(anchor, { values: [bound], repeated: false });
-    } else if (RANGE_OPERATOR_PREFIX.test(value)) {
-      query.set(anchor, { values: [value, bound], repeated: true });
+    } else if (original.repeated) {
+      const kept = original.values.filter((value) => !sameDirection.test(value));
+      // Upstream tests the list itself, whose text is its values joined by commas: the first value decides.
+      const values = RANGE_OPERATOR_PREFIX.test(original.values.join(",")) ? [...kept, bound] : kept;
+      query.set(anchor, { values, repeated: true });
+    } else {
+      const value = original.values[0] ?? "";
+      if (sameDirection.test(value)) {
+        query.delete(anchor);
+        query.set(anchor, { values: [bound], repeated: false });
+      } else if (RANGE_OPERATOR_PREFIX.test(value)) {
+        query.set(anchor, { values: [value, bound], repeated: true });
+      }
     }
   }
 
-  if (isEmptyRange(anchor, query.get(anchor)?.values ?? [], input)) return null;
+  const first = input.keys[0]?.anchor;
+  if (first !== undefined && isEmptyRange(first, query.get(first)?.values ?? [], input)) return null;
 
   const pairs = [...query].flatMap(([name, entry]) => entry.values.map((value) => `${name}=${value}`));
   return linkPath(input.path) + (pairs.length === 0 ? "" : `?${pairs.join("&")}`);

@@ -64,6 +64,12 @@ type RouteCommon = {
   /** POST, if the path takes it; never cached. */
   readonly post?: PostHandler;
   readonly style?: RouteStyle;
+  /**
+   * Which path parameters the route takes (default: any). Where the public mirror node's ingress sends only
+   * some spellings of a path to this service (`/api/v1/topics/{id}` with a numeric id to the Java one), the
+   * others are not this route's: they fall through to later routes and Express's 404.
+   */
+  readonly accepts?: (params: Readonly<Record<string, string>>) => boolean;
 };
 
 /** A route of the table. `Q` is what `parse` hands `answer` (see the module comment). */

@@ -27,3 +27,13 @@ function unwrap(hex: string, prefixes: readonly string[], keyDigits: number): st
   }
   return null;
 }
+
+/**
+ * A key as the Java service prints it (`CommonMapper.mapKey`): the same shapes, except that the empty key list
+ * is not null there but `{"_type":"ProtobufEncoded","key":"3200"}`.
+ */
+export function javaKeyView(bytes: Uint8Array | null | undefined): KeyView {
+  if (bytes == null) return null;
+  const hex = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+  return hex === EMPTY_KEY_LIST ? { _type: "ProtobufEncoded", key: hex } : keyView(bytes);
+}

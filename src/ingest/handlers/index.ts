@@ -1,7 +1,9 @@
+import { handleTokenAirdrop, handleTokenCancelAirdrop } from "./airdrop.ts";
+import { handleCryptoApproveAllowance } from "./allowance.ts";
 import type { Handler } from "./context.ts";
 import { handleCryptoCreate, handleCryptoDelete, handleCryptoUpdate } from "./crypto.ts";
 import { handleFileAppend, handleFileCreate, handleFileUpdate } from "./file.ts";
-import { handleCryptoApproveAllowance, handleCryptoDeleteAllowance, handleTokenUpdateNfts } from "./nft.ts";
+import { handleCryptoDeleteAllowance, handleTokenUpdateNfts } from "./nft.ts";
 import { handleNodeCreate, handleNodeDelete, handleNodeUpdate } from "./node.ts";
 import { handleNodeStakeUpdate } from "./stake.ts";
 import {
@@ -28,6 +30,7 @@ import {
   handleConsensusDeleteTopic,
   handleConsensusUpdateTopic,
 } from "./topic.ts";
+import { handleConsensusSubmitMessage } from "./topic-message.ts";
 
 /** Handlers of successful transactions by `TransactionBody` case. Failed transactions change no state. */
 export const HANDLERS: Readonly<Record<string, Handler>> = {
@@ -53,6 +56,8 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   tokenRevokeKyc: handleTokenRevokeKyc,
   tokenUpdateNfts: handleTokenUpdateNfts,
   tokenClaimAirdrop: handleTokenClaimAirdrop,
+  tokenAirdrop: handleTokenAirdrop,
+  tokenCancelAirdrop: handleTokenCancelAirdrop,
   // The network group: system files, consensus nodes, stake.
   fileCreate: handleFileCreate,
   fileUpdate: handleFileUpdate,
@@ -64,4 +69,5 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   consensusCreateTopic: handleConsensusCreateTopic,
   consensusUpdateTopic: handleConsensusUpdateTopic,
   consensusDeleteTopic: handleConsensusDeleteTopic,
+  consensusSubmitMessage: handleConsensusSubmitMessage,
 };

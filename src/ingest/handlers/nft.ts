@@ -3,11 +3,11 @@ import { toBigInt } from "../../streams/long.ts";
 import type { HandlerContext } from "./context.ts";
 
 /**
- * Serial-specific NFT allowances set the spender on the NFT (a serial listed twice keeps the last spender).
- * Without a delegating spender the NFT keeps the one it has, as the mirror node does (it treats an unset
- * delegating spender as "retain"); any transfer clears both.
+ * The serial-specific part of a CryptoApproveAllowance (the rest is `allowance.ts`): the spender goes on the NFT
+ * (a serial listed twice keeps the last spender). Without a delegating spender the NFT keeps the one it has, as
+ * the mirror node does (it treats an unset delegating spender as "retain"); any transfer clears both.
  */
-export function handleCryptoApproveAllowance({ item, store }: HandlerContext): void {
+export function applyNftSerialAllowances({ item, store }: HandlerContext): void {
   for (const allowance of item.body.cryptoApproveAllowance!.nftAllowances ?? []) {
     const tokenId = entityIdOf(allowance.tokenId);
     if (tokenId === null) continue;

@@ -2,6 +2,7 @@ import { entityIdOf } from "../../ids.ts";
 import type { TokenAccountDefaults, WriteStore } from "../../store/write-store.ts";
 import { toBigInt } from "../../streams/long.ts";
 import type { DecodedItem } from "../decode.ts";
+import { settleAirdrops } from "./airdrop.ts";
 import type { HandlerContext } from "./context.ts";
 
 /** Freeze and KYC status of a fresh association, decided by the token's keys and freeze default. */
@@ -90,10 +91,13 @@ function dissociateFromDeletedToken(
 
 /**
  * Claiming pending airdrops associates each receiver with the token, unless it already is: the receiver may
- * have associated on its own before claiming.
+ * have associated on its own before claiming. The airdrops themselves end CLAIMED (`settleAirdrops`).
  */
-export function handleTokenClaimAirdrop({ item, store }: HandlerContext): void {
-  for (const pending of item.body.tokenClaimAirdrop!.pendingAirdrops ?? []) {
+export function handleTokenClaimAirdrop(ctx: HandlerContext): void {
+  const { item, store } = ctx;
+  const pendingAirdrops = item.body.tokenClaimAirdrop!.pendingAirdrops ?? [];
+  settleAirdrops(ctx, pendingAirdrops, "CLAIMED");
+  for (const pending of pendingAirdrops) {
     const receiverId = entityIdOf(pending.receiverId);
     const tokenId = entityIdOf(pending.fungibleTokenType ?? pending.nonFungibleToken?.token_ID);
     if (receiverId === null || tokenId === null) continue;

@@ -41,6 +41,8 @@ export function handleConsensusCreateTopic({ item, store }: HandlerContext): voi
     fee_schedule_key: keyBytes(body.feeScheduleKey),
     fee_exempt_keys: exemptKeysOf(body.feeExemptKeyList),
     custom_fees: topicFeesOf(body.customFees),
+    // The create always sets a fee schedule, an empty one too (the mirror node writes its custom_fee row).
+    custom_fees_ns: t,
     auto_renew_account_id: entityIdOf(body.autoRenewAccount),
     auto_renew_period: body.autoRenewPeriod ? toBigInt(body.autoRenewPeriod.seconds) : null,
     expiration_ns: null,
@@ -58,7 +60,10 @@ export function handleConsensusUpdateTopic({ item, store }: HandlerContext): voi
   if (body.submitKey) patch.submit_key = keyBytes(body.submitKey);
   if (body.feeScheduleKey) patch.fee_schedule_key = keyBytes(body.feeScheduleKey);
   if (body.feeExemptKeyList) patch.fee_exempt_keys = exemptKeysOf(body.feeExemptKeyList.keys);
-  if (body.customFees) patch.custom_fees = topicFeesOf(body.customFees.fees);
+  if (body.customFees) {
+    patch.custom_fees = topicFeesOf(body.customFees.fees);
+    patch.custom_fees_ns = item.consensusNs;
+  }
   if (body.autoRenewAccount) patch.auto_renew_account_id = entityIdOf(body.autoRenewAccount);
   if (body.autoRenewPeriod) patch.auto_renew_period = toBigInt(body.autoRenewPeriod.seconds);
   if (body.expirationTime) patch.expiration_ns = timestampToNs(body.expirationTime);

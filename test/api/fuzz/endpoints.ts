@@ -20,7 +20,12 @@ export type ValueKind =
   | "hashOrNumber"
   | "fileId"
   | "nodeId"
-  | "supplyQuery";
+  | "supplyQuery"
+  | "accountPath"
+  | "boolean"
+  | "topicId"
+  | "sequenceNumber"
+  | "encoding";
 
 /**
  * - `node`: `{"_status":{"messages":[{"message":"..."}]}}` (tokens, blocks: the Node mirror node);
@@ -35,9 +40,19 @@ export type FuzzEndpoint = {
   readonly query: Readonly<Record<string, ValueKind>>;
   /** The fixture scenario served while fuzzing it (one with data for the endpoint to answer from). */
   readonly scenario: FuzzScenario;
+  /**
+   * For a `java` endpoint the public ingress sends only some paths to (`/api/v1/topics/{id}` with a numeric
+   * id): whether this request path reaches it. The others are the Node service's 404.
+   */
+  readonly reachesJava?: (path: string) => boolean;
 };
 
-export type FuzzScenario = "tokens-group-nfts" | "network" | "network-supply";
+export type FuzzScenario =
+  | "tokens-group-nfts"
+  | "network"
+  | "network-supply"
+  | "account-relations"
+  | "topics";
 
 const pages = { limit: "limit", order: "order" } as const;
 const balances = {
@@ -49,6 +64,18 @@ const balances = {
 } as const;
 const nfts = { "account.id": "accountId", serialnumber: "serial", ...pages } as const;
 const history = { timestamp: "timestamp", ...pages } as const;
+const account = { idOrAliasOrEvmAddress: "accountPath" } as const;
+const airdrops = { serialnumber: "serial", "token.id": "tokenId", ...pages } as const;
+
+/** `/api/v1/topics/{id}` reaches the Java route when its decoded id is one to three runs of digits. */
+function reachesJavaTopic(path: string): boolean {
+  const segment = path.slice("/api/v1/topics/".length).replace(/\/$/, "");
+  try {
+    return /^(\d+\.){0,2}\d+$/.test(decodeURIComponent(segment));
+  } catch {
+    return false;
+  }
+}
 
 export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
   {
@@ -176,5 +203,90 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
     scenario: "network-supply",
     pathParams: {},
     query: { timestamp: "timestamp", q: "supplyQuery" },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/tokens",
+    errorStyle: "node",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "token.id": "tokenId", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/nfts",
+    errorStyle: "node",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "token.id": "tokenId", serialnumber: "serial", "spender.id": "accountId", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/rewards",
+    errorStyle: "node",
+    scenario: "account-relations",
+    pathParams: account,
+    query: history,
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/allowances/crypto",
+    errorStyle: "node",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "spender.id": "accountId", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/allowances/tokens",
+    errorStyle: "node",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "spender.id": "accountId", "token.id": "tokenId", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/allowances/nfts",
+    errorStyle: "java",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "account.id": "accountId", "token.id": "tokenId", owner: "boolean", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/airdrops/outstanding",
+    errorStyle: "java",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "receiver.id": "accountId", ...airdrops },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/airdrops/pending",
+    errorStyle: "java",
+    scenario: "account-relations",
+    pathParams: account,
+    query: { "sender.id": "accountId", ...airdrops },
+  },
+  {
+    path: "/api/v1/topics/{topicId}",
+    errorStyle: "java",
+    scenario: "topics",
+    pathParams: { topicId: "topicId" },
+    query: { limit: "limit" },
+    reachesJava: reachesJavaTopic,
+  },
+  {
+    path: "/api/v1/topics/{topicId}/messages",
+    errorStyle: "node",
+    scenario: "topics",
+    pathParams: { topicId: "topicId" },
+    query: { encoding: "encoding", sequencenumber: "sequenceNumber", timestamp: "timestamp", ...pages },
+  },
+  {
+    path: "/api/v1/topics/{topicId}/messages/{sequenceNumber}",
+    errorStyle: "node",
+    scenario: "topics",
+    pathParams: { topicId: "topicId", sequenceNumber: "sequenceNumber" },
+    query: {},
+  },
+  {
+    path: "/api/v1/topics/messages/{consensusTimestamp}",
+    errorStyle: "node",
+    scenario: "topics",
+    pathParams: { consensusTimestamp: "timestamp" },
+    query: {},
   },
 ];

@@ -1,9 +1,11 @@
 /**
  * Generators of hostile requests for the endpoints of `endpoints.ts`: valid values taken from the scenario's
  * own ledger, boundary values, malformed and unicode text, operators (known, unknown, upper-case), repeated
- * parameters (past the limit of 100), percent-encoding errors, and URLs of 16 KiB.
+ * parameters (past the limit of 100), percent-encoding errors, and URLs on either side of the header limits (8 KiB
+ * on the Java-style routes, 16 KiB on all).
  */
 import fc from "fast-check";
+import { encodeBase32 } from "../../../src/api/base32.ts";
 import type { ExpectedLedger } from "../../helpers/fixtures.ts";
 import type { FuzzEndpoint, ValueKind } from "./endpoints.ts";
 
@@ -135,6 +137,15 @@ function ledgerValues(ledger: ExpectedLedger) {
     keys: Object.values(ledger.accounts)
       .map((a) => a.key)
       .filter((k): k is string => k !== null),
+    // Every spelling of an account path: IDs, EVM addresses, base32 aliases.
+    accountPaths: Object.values(ledger.accounts).flatMap((a) => {
+      const { evmAddress, alias } = a as { evmAddress?: string | null; alias?: string | null };
+      const spellings = [a.id, a.id.split(".")[2]!];
+      if (evmAddress) spellings.push(evmAddress, evmAddress.slice(2), `0.0.${evmAddress.slice(2)}`);
+      if (alias) spellings.push(encodeBase32(Buffer.from(alias, "hex")));
+      return spellings;
+    }),
+    topicIds: ledger.steps.filter((s) => s.type === "consensusCreateTopic").map((s) => s.entityId ?? "0.0.1"),
   };
 }
 
@@ -233,10 +244,39 @@ export function valueArbitrary(
         fc.integer({ min: 0, max: 40 }).map(String),
         fc.oneof(fc.constantFrom(...BOUNDARY_IDS), numbers),
       );
+    case "topicId":
+      // The scenario's topics (and the first account when it has none), dotted and as bare numbers.
+      return pick(
+        fc
+          .constantFrom(...(v.topicIds.length > 0 ? v.topicIds : v.accountIds))
+          .chain((id) => fc.constantFrom(id, id.split(".")[2]!, `0.${id.split(".")[2]!}`)),
+        fc.oneof(fc.constantFrom(...BOUNDARY_IDS, "-1", "-9223372036854775808"), numbers),
+      );
+    case "sequenceNumber":
+      return pick(fc.integer({ min: 1, max: 40 }).map(String), numbers);
+    case "encoding":
+      return pick(
+        fc.constantFrom("base64", "utf-8", "utf8", "UTF-8", "Base64"),
+        fc.constantFrom("", "utf-16", "hex", "utf-8 ", "utf--8"),
+      );
     case "supplyQuery":
       return pick(
         fc.constantFrom("totalcoins", "circulating", "TOTALCOINS", "Circulating"),
         fc.constantFrom("", "total", "totalcoins ", "circulating,totalcoins"),
+      );
+    case "accountPath":
+      return pick(
+        fc.constantFrom(...v.accountPaths),
+        fc.oneof(
+          fc.constantFrom(...BOUNDARY_IDS),
+          fc.constantFrom("AABBCC22", "A".repeat(40), "0.0.AABBCC22", "1.2.AABBCC22", "aabbcc22", "A"),
+          numbers,
+        ),
+      );
+    case "boolean":
+      return pick(
+        fc.constantFrom("true", "false", "TRUE", "yes", "off", "0"),
+        fc.constantFrom("", "maybe", "2"),
       );
     case "hashOrNumber":
       return pick(
@@ -340,8 +380,15 @@ function hostileRequest(endpoint: FuzzEndpoint, ledger: ExpectedLedger): fc.Arbi
     fc.array(parameter, { maxLength: 6 }),
     // Repeats: up to past the limit of 100 repeated values.
     fc.option(fc.tuple(parameter, fc.integer({ min: 2, max: 120 })), { freq: 5 }),
-    // Padding to a URL of about 16 KiB.
-    fc.option(fc.constantFrom("limit=1", "x=y", `name=${"a".repeat(100)}`, "%25"), { freq: 10 }),
+    // Padding to a URL just under or just over a header limit (the request's other headers take about 80 bytes):
+    // a parameter repeated, or one long unknown parameter (kept in a next link by the Java-style routes).
+    fc.option(
+      fc.tuple(
+        fc.constantFrom("limit=1", "x=y", `name=${"a".repeat(100)}`, "%25", "one long"),
+        fc.constantFrom(8000, 8400, 15_800, 17_000),
+      ),
+      { freq: 10 },
+    ),
   );
   const pathShape = fc.constantFrom(
     "plain",
@@ -368,9 +415,10 @@ function hostileRequest(endpoint: FuzzEndpoint, ledger: ExpectedLedger): fc.Arbi
     if (repeat !== null) for (let i = 0; i < repeat[1]; i++) all.push(repeat[0]);
     let url = all.length > 0 ? `${path}?${all.join("&")}` : path;
     if (pad !== null) {
-      const target = 16 * 1024;
+      const [padding, target] = pad;
       url += url.includes("?") ? "&" : "?";
-      while (url.length < target) url += `${pad}&`;
+      if (padding === "one long") url += `x=${"y".repeat(Math.max(0, target - url.length - 2))}`;
+      else while (url.length + padding.length + 1 <= target) url += `${padding}&`;
     }
     return { url, documentedPath };
   });

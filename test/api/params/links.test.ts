@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { parseBlocksRequest } from "../../../src/api/params/blocks.ts";
 import { unwrapParams } from "../../../src/api/params/errors.ts";
 import type { Order } from "../../../src/api/params/filters.ts";
-import { type AnchorKey, buildNextLink, nextLink } from "../../../src/api/params/links.ts";
+import {
+  type AnchorKey,
+  buildNextLink,
+  buildPairedNextLink,
+  type NextLinkKey,
+  nextLink,
+} from "../../../src/api/params/links.ts";
 import { parseQueryString, splitRequestUrl } from "../../../src/api/params/query.ts";
 import { parseTokenBalancesRequest } from "../../../src/api/params/token-balances.ts";
 import { parseNftTransactionsRequest, parseTokenNftsRequest } from "../../../src/api/params/token-nfts.ts";
@@ -226,5 +232,54 @@ describe("nextLink with the routes' paging contexts", () => {
     );
     expect(nextLink(paging, 1, "1.7.9")).toBeNull();
     expect(nextLink(paging, 1, "1.7.8")).toBe("/api/v1/tokens?token.id=lte:7.9&token.id=gt:1.7.8&limit=1");
+  });
+});
+
+describe("buildPairedNextLink: two-key lists (/accounts/{id}/nfts, /allowances/tokens)", () => {
+  function pairedLink(url: string, order: Order, keys: NextLinkKey[]): string | null {
+    const { path, queryString } = splitRequestUrl(url);
+    const parsed = parseQueryString(queryString);
+    if (!parsed.ok) throw new Error(parsed.messages.join("; "));
+    return buildPairedNextLink({ path, query: parsed.query, order, keys });
+  }
+  const nftKeys = (token: string, serial: string): NextLinkKey[] => [
+    { anchor: "token.id", lastValue: token, inclusive: true },
+    { anchor: "serialnumber", lastValue: serial },
+  ];
+
+  it("bounds the primary inclusively and the secondary exclusively, after the query", () => {
+    expect(pairedLink("/api/v1/accounts/0.0.1001/nfts?limit=2", "desc", nftKeys("0.0.1500", "3"))).toBe(
+      "/api/v1/accounts/0.0.1001/nfts?limit=2&token.id=lte:0.0.1500&serialnumber=lt:3",
+    );
+    expect(
+      pairedLink("/api/v1/accounts/0.0.1001/allowances/tokens?limit=1", "asc", [
+        { anchor: "spender.id", lastValue: "0.0.3002", inclusive: true },
+        { anchor: "token.id", lastValue: "0.0.3013" },
+      ]),
+    ).toBe(
+      "/api/v1/accounts/0.0.1001/allowances/tokens?limit=1&spender.id=gte:0.0.3002&token.id=gt:0.0.3013",
+    );
+  });
+
+  it("replaces bounds in the paging direction, and keeps the other direction's beside the new one", () => {
+    expect(
+      pairedLink(
+        "/api/v1/accounts/0.0.1001/nfts?token.id=gte:0.0.1000&serialnumber=lte:9&limit=2",
+        "desc",
+        nftKeys("0.0.1500", "3"),
+      ),
+    ).toBe(
+      "/api/v1/accounts/0.0.1001/nfts?token.id=gte:0.0.1000&token.id=lte:0.0.1500&limit=2&serialnumber=lt:3",
+    );
+  });
+
+  it("has no next page when the primary's rewritten range is empty", () => {
+    expect(
+      pairedLink(
+        "/api/v1/accounts/0.0.1001/nfts?token.id=gt:0.0.1500&limit=2",
+        "desc",
+        nftKeys("0.0.1500", "3"),
+      ),
+    ).toBeNull();
   });
 });
