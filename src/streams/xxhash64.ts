@@ -56,6 +56,56 @@ function round(accHi: number, accLo: number, inHi: number, inLo: number): void {
   mul(hi, lo, P1_HI, P1_LO);
 }
 
+/**
+ * One stripe lane, round(v, input), with lane `i` of `lanes` (high, low halves at 2i, 2i + 1) updated in place:
+ * the loop over a block's bytes, so everything stays in locals (no shared scratch) and the two products are
+ * written out.
+ */
+function stripeLane(lanes: Uint32Array, i: number, inHi: number, inLo: number): void {
+  // input × P2
+  let a0 = inLo & 0xffff;
+  let a1 = inLo >>> 16;
+  let p00 = a0 * (P2_LO & 0xffff);
+  let p01 = a0 * (P2_LO >>> 16);
+  let p10 = a1 * (P2_LO & 0xffff);
+  let mid = (p00 >>> 16) + (p01 & 0xffff) + (p10 & 0xffff);
+  let lo = ((mid << 16) | (p00 & 0xffff)) >>> 0;
+  let hi =
+    (a1 * (P2_LO >>> 16) +
+      (p01 >>> 16) +
+      (p10 >>> 16) +
+      (mid >>> 16) +
+      Math.imul(inHi, P2_LO) +
+      Math.imul(inLo, P2_HI)) >>>
+    0;
+  // + v
+  const vLo = lanes[2 * i + 1]!;
+  const sum = vLo + lo;
+  lo = sum >>> 0;
+  hi = (lanes[2 * i]! + hi + (sum > 0xffffffff ? 1 : 0)) >>> 0;
+  // rotl 31
+  const rHi = ((hi << 31) | (lo >>> 1)) >>> 0;
+  const rLo = ((lo << 31) | (hi >>> 1)) >>> 0;
+  // × P1
+  a0 = rLo & 0xffff;
+  a1 = rLo >>> 16;
+  p00 = a0 * (P1_LO & 0xffff);
+  p01 = a0 * (P1_LO >>> 16);
+  p10 = a1 * (P1_LO & 0xffff);
+  mid = (p00 >>> 16) + (p01 & 0xffff) + (p10 & 0xffff);
+  lanes[2 * i + 1] = ((mid << 16) | (p00 & 0xffff)) >>> 0;
+  lanes[2 * i] =
+    (a1 * (P1_LO >>> 16) +
+      (p01 >>> 16) +
+      (p10 >>> 16) +
+      (mid >>> 16) +
+      Math.imul(rHi, P1_LO) +
+      Math.imul(rLo, P1_HI)) >>>
+    0;
+}
+
+const lanes = new Uint32Array(8);
+
 const readLo = (data: Uint8Array, at: number) =>
   (data[at]! | (data[at + 1]! << 8) | (data[at + 2]! << 16) | (data[at + 3]! << 24)) >>> 0;
 
@@ -76,20 +126,21 @@ export function xxhash64(data: Uint8Array): [number, number] {
     // 0 - P1
     let v4Lo = (0 - P1_LO) >>> 0;
     let v4Hi = ~P1_HI >>> 0; // no borrow into the high half: P1_LO is not 0
+    lanes.set([v1Hi, v1Lo, v2Hi, v2Lo, v3Hi, v3Lo, v4Hi, v4Lo]);
     for (const limit = length - 32; at <= limit; at += 32) {
-      round(v1Hi, v1Lo, readLo(data, at + 4), readLo(data, at));
-      v1Hi = hi;
-      v1Lo = lo;
-      round(v2Hi, v2Lo, readLo(data, at + 12), readLo(data, at + 8));
-      v2Hi = hi;
-      v2Lo = lo;
-      round(v3Hi, v3Lo, readLo(data, at + 20), readLo(data, at + 16));
-      v3Hi = hi;
-      v3Lo = lo;
-      round(v4Hi, v4Lo, readLo(data, at + 28), readLo(data, at + 24));
-      v4Hi = hi;
-      v4Lo = lo;
+      stripeLane(lanes, 0, readLo(data, at + 4), readLo(data, at));
+      stripeLane(lanes, 1, readLo(data, at + 12), readLo(data, at + 8));
+      stripeLane(lanes, 2, readLo(data, at + 20), readLo(data, at + 16));
+      stripeLane(lanes, 3, readLo(data, at + 28), readLo(data, at + 24));
     }
+    v1Hi = lanes[0]!;
+    v1Lo = lanes[1]!;
+    v2Hi = lanes[2]!;
+    v2Lo = lanes[3]!;
+    v3Hi = lanes[4]!;
+    v3Lo = lanes[5]!;
+    v4Hi = lanes[6]!;
+    v4Lo = lanes[7]!;
     rotl(v1Hi, v1Lo, 1);
     let sHi = hi;
     let sLo = lo;
