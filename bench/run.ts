@@ -4,7 +4,7 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, ingest-speed, block-ingest, account-relations
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, ingest-speed, block-ingest, account-relations, reads
  *   npm run bench -- ingest-speed --large   # with the 1M-transaction scaling point (several minutes more)
  */
 import { benchAccountRelations } from "./account-relations.ts";
@@ -15,6 +15,7 @@ import { benchIngestAndLookup } from "./ingest-and-lookup.ts";
 import { benchIngestSpeed } from "./ingest-speed.ts";
 import { benchNetwork } from "./network.ts";
 import { benchNetworkSupply } from "./network-supply.ts";
+import { benchReadPool } from "./read-pool.ts";
 import { benchStartup, summarize } from "./startup.ts";
 import { benchTokensGroup } from "./tokens-group.ts";
 import { benchTopics } from "./topics.ts";
@@ -89,6 +90,10 @@ if (wanted("account-relations")) {
 if (wanted("topics")) {
   console.log("== topics group");
   for (const r of await benchTopics()) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("reads")) {
+  console.log("== reads off the event loop: the read-worker pool (wrk)");
+  for (const r of await benchReadPool()) verdict(r.name, r.ratio, r.target);
 }
 console.log("\n== summary");
 for (const line of verdicts) console.log(line);

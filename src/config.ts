@@ -40,6 +40,13 @@ export type Config = {
    * this commits alone). Default 20,000; 1 commits every file on its own.
    */
   commitTransactions?: number;
+  /** Read worker threads answering API requests (default: the machine's cores − 1, at least 1). */
+  readWorkers?: number;
+  /**
+   * The deadline of one API query, in ms (default 20000, the public mirror node's statement timeout): past it the
+   * request answers 503 and its read worker is replaced.
+   */
+  queryTimeoutMs?: number;
   /**
    * The most MiB a stream file (record file, balance snapshot) may hold, on disk and decompressed; a larger one
    * stops ingestion as corrupt (default 256).
@@ -51,6 +58,9 @@ export type Config = {
    */
   metricsPort?: number;
 };
+
+/** The public mirror node's REST statement timeout (`hiero.mirror.rest.db.pool.statementTimeout`). */
+export const DEFAULT_QUERY_TIMEOUT_MS = 20_000;
 
 const schema = {
   type: "object",
@@ -81,6 +91,8 @@ const schema = {
     workerHeapMb: { type: "integer", minimum: 8, maximum: 1048576 },
     balancesDir: { type: ["string", "null"], minLength: 1 },
     commitTransactions: { type: "integer", minimum: 1, maximum: 10000000 },
+    readWorkers: { type: "integer", minimum: 1, maximum: 256 },
+    queryTimeoutMs: { type: "integer", minimum: 1, maximum: 3600000 },
     maxFileMb: { type: "integer", minimum: 1, maximum: 2047 },
     metricsPort: { type: "integer", minimum: 0, maximum: 65535 },
   },

@@ -23,7 +23,12 @@ export async function startBareServer(bodyBytes: number): Promise<Child> {
 /**
  * Starts `mirrorlite serve` on an already-ingested index in its own process and waits until it is ready.
  */
-export async function startMirrorlite(recordsDir: string, dbFile: string, port: number): Promise<Child> {
+export async function startMirrorlite(
+  recordsDir: string,
+  dbFile: string,
+  port: number,
+  extraArgs: readonly string[] = [],
+): Promise<Child> {
   const child = spawn(
     process.execPath,
     [
@@ -38,6 +43,7 @@ export async function startMirrorlite(recordsDir: string, dbFile: string, port: 
       "--log-level",
       "warn",
       "--no-wait-signatures",
+      ...extraArgs,
     ],
     { stdio: ["ignore", "inherit", "inherit"] },
   );

@@ -4,26 +4,29 @@ import type { IngestStatus } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
 import { metricsRoutes } from "../metrics/express.ts";
 import type { Metrics } from "../metrics/metrics.ts";
-import type { ReadStore } from "../store/read-store.ts";
 import { CORS_HEADER, createResponseCache, type ResponseCache, type ResponseCacheOptions } from "./cache.ts";
 import { createFront, type RequestListener, type RequestObservation } from "./front.ts";
 import { errorHandler, notFound } from "./http-errors.ts";
+import type { ReadAnswerer } from "./read-pool.ts";
 import { accountJavaListRoutes } from "./routes/account-java-lists.ts";
 import { accountRelationRoutes } from "./routes/account-relations.ts";
 import { blockRoutes } from "./routes/blocks.ts";
 import { docsRoutes } from "./routes/docs.ts";
-import { createFeeEstimateHandler } from "./routes/fee-estimate.ts";
+import { feeEstimatePost } from "./routes/fee-estimate.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { networkRoutes } from "./routes/network.ts";
 import { networkSupplyRoutes } from "./routes/network-supply.ts";
 import { nftRoutes } from "./routes/nfts.ts";
-import { fromHandler, type RouteDef } from "./routes/route-table.ts";
+import type { RouteDef } from "./routes/route-table.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { topicRoutes } from "./routes/topics.ts";
 
 export type AppDeps = {
-  store: ReadStore;
+  /** Where route answers are computed: the read-worker pool. */
+  reads: ReadAnswerer;
+  /** Routes served after the API's own (tests: the same modules the read workers load). */
+  extraRoutes?: readonly RouteDef[];
   status: () => IngestStatus;
   log: Logger;
   /** How stale a cached list answer may be once newer data is indexed, in ms (default 1000; `--list-cache-ms`). */
@@ -53,23 +56,21 @@ export type App = {
 
 /**
  * The route table, in matching order: fixed paths before parameters that would take them
- * (`/api/v1/tokens/balances` and `/api/v1/tokens/nfts` are not token IDs).
+ * (`/api/v1/tokens/balances` and `/api/v1/tokens/nfts` are not token IDs). Every thread builds its own from
+ * these factories: the front to match and parse, each read worker to answer.
  */
-export function apiRoutes(
-  store: ReadStore,
-  deps: { log: Logger; generation: () => bigint | null },
-): RouteDef[] {
-  const estimateFees = createFeeEstimateHandler({ store, log: deps.log, generation: deps.generation });
+export function apiRoutes(): RouteDef[] {
   return [
-    ...tokenListRoutes(store),
-    ...nftRoutes(store),
-    ...tokenRoutes(store),
-    ...blockRoutes(store),
-    ...networkRoutes(store, estimateFees),
-    ...networkSupplyRoutes(store),
-  ]
-    .map(fromHandler)
-    .concat(accountRelationRoutes(), accountJavaListRoutes(), topicRoutes());
+    ...tokenListRoutes(),
+    ...nftRoutes(),
+    ...tokenRoutes(),
+    ...blockRoutes(),
+    ...networkRoutes(feeEstimatePost()),
+    ...networkSupplyRoutes(),
+    ...accountRelationRoutes(),
+    ...accountJavaListRoutes(),
+    ...topicRoutes(),
+  ];
 }
 
 /**
@@ -77,7 +78,7 @@ export function apiRoutes(
  * Express application for everything else (health, further routers, the mirror node's 404 and errors).
  */
 export function createApp(deps: AppDeps): App {
-  const { store, status, log } = deps;
+  const { reads, status, log } = deps;
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", "weak");
@@ -93,13 +94,13 @@ export function createApp(deps: AppDeps): App {
   app.use(errorHandler(log));
 
   const generation = () => status().lastBlock;
-  const routes = apiRoutes(store, { log, generation });
+  const routes = [...apiRoutes(), ...(deps.extraRoutes ?? [])];
   const metrics = deps.metrics;
   const observe = deps.observe ?? (metrics === undefined ? undefined : (e) => metrics.observeRequest(e));
   const cache = createResponseCache(deps.cache);
   const listener = createFront({
     routes,
-    store,
+    reads,
     cache,
     generation,
     listStaleMs: deps.listCacheMaxStaleMs ?? 1000,

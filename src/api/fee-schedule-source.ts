@@ -8,22 +8,19 @@ import type { ReadStore } from "../store/read-store.ts";
 /** System file 0.0.113: the simple-fee schedule (`files.simpleFeesSchedules`). */
 export const SIMPLE_FEE_SCHEDULE_FILE = encodeEntityId(0n, 0n, 113n);
 
-/** The simple-fee schedule in force now. */
-export type FeeScheduleSource = () => FeeSchedule;
+/** The simple-fee schedule in force now, as the given store has it indexed. */
+export type FeeScheduleSource = (store: ReadStore) => FeeSchedule;
 
 /**
  * 0.0.113 as indexed, rebuilt like the other system files (newest create or non-empty update plus the appends
  * after it). A version that does not parse or validate is passed over for the one before it, as the node keeps
  * its previous schedule after an invalid upload; with none, the bundled genesis schedule applies. Unlike the
- * mirror node's 10-minute refresh, a new schedule applies as soon as its record file is: the file is looked up
- * again whenever `generation` (the last applied block) changes, and parsed only when its contents changed.
+ * mirror node's 10-minute refresh, a new schedule applies as soon as its record file is. The parsed schedule is
+ * kept by the time of the file's newest stored part (one index seek per call): rows are only ever appended,
+ * so the same time means the same schedule, whichever thread or connection asks.
  */
-export function createFeeScheduleSource(
-  store: ReadStore,
-  generation: () => bigint | null,
-): FeeScheduleSource {
-  let seenGeneration: bigint | null | undefined;
-  let current: { consensusNs: bigint | null; schedule: FeeSchedule } | undefined;
+export function createFeeScheduleSource(): FeeScheduleSource {
+  let current: { changedNs: bigint | null; schedule: FeeSchedule } | undefined;
   const parse = (bytes: Uint8Array): FeeSchedule | undefined => {
     try {
       return parseFeeSchedule(bytes);
@@ -32,26 +29,18 @@ export function createFeeScheduleSource(
       throw error;
     }
   };
-  return () => {
-    const now = generation();
-    if (current !== undefined && now === seenGeneration) return current.schedule;
-    const file = store.systemFiles.fileAsOf(SIMPLE_FEE_SCHEDULE_FILE, { lowerNs: 0n, upperNs: NOW });
-    // Unchanged file (new blocks of other transactions): keep the parsed schedule.
-    if (current === undefined || file?.consensusNs !== current.consensusNs) {
-      const found =
-        file === undefined
-          ? undefined
-          : store.systemFiles.parseSystemFileAsOf(
-              SIMPLE_FEE_SCHEDULE_FILE,
-              { lowerNs: 0n, upperNs: NOW },
-              parse,
-            );
-      current = {
-        consensusNs: file?.consensusNs ?? null,
-        schedule: found?.value ?? genesisFeeSchedule(),
-      };
-    }
-    seenGeneration = now;
+  return (store) => {
+    const changedNs = store.systemFiles.latestChangeNs(SIMPLE_FEE_SCHEDULE_FILE);
+    if (current !== undefined && current.changedNs === changedNs) return current.schedule;
+    const found =
+      changedNs === null
+        ? undefined
+        : store.systemFiles.parseSystemFileAsOf(
+            SIMPLE_FEE_SCHEDULE_FILE,
+            { lowerNs: 0n, upperNs: NOW },
+            parse,
+          );
+    current = { changedNs, schedule: found?.value ?? genesisFeeSchedule() };
     return current.schedule;
   };
 }

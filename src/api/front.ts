@@ -2,12 +2,15 @@
  * The HTTP front: every request arrives here from `node:http`.
  *
  *   node:http ─▶ route table match? ─yes─▶ response cache hit? ─yes─▶ write the kept answer
- *                     │                          └─no──▶ route handler ─▶ render, keep, write
+ *                     │                          └─no──▶ parse ─▶ read worker: answer, render ─▶ keep, write
  *                     └─no──▶ Express (health, metrics, docs, 404)
  *
- * POST on a route that takes it (`/api/v1/network/fees`) goes to its handler, never cached; `java`-style
- * routes (`/api/v1/network/*`) also answer OPTIONS (a CORS preflight as Spring does) and 405 here, and every
- * other path's OPTIONS is answered as the Node service's `cors` middleware does (preflight.ts).
+ * This thread never runs a query: it matches, parses, answers from the cache and writes; every miss is
+ * answered by the read-worker pool (`reads`), which hands back rendered bytes, or a failure (a query past its
+ * deadline answers 503, as the mirror node answers a statement timeout). POST on a route that takes it
+ * (`/api/v1/network/fees`) is parsed here (body included) and answered the same way, never cached;
+ * `java`-style routes (`/api/v1/network/*`) also answer OPTIONS (a CORS preflight as Spring does) and 405
+ * here, and every other path's OPTIONS is answered as the Node service's `cors` middleware does (preflight.ts).
  *
  * The route-table routes take a lean path (Express's per-request setup and routing cost several times a
  * whole token lookup); everything else is Express's. Any error on the lean path, expected or not, is answered
@@ -16,26 +19,20 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "../log.ts";
-import type { ReadStore } from "../store/read-store.ts";
+import { cacheControlOf } from "./answer-job.ts";
 import {
   CORS_HEADER,
   JSON_CONTENT_TYPE,
+  type RenderedResponse,
   type ResponseCache,
-  renderResponse,
-  weakEtag,
   writeResponse,
 } from "./cache.ts";
 import { javaHeaderTooLarge, MAX_JAVA_REQUEST_HEADER_BYTES, requestHeaderBytes } from "./header-limits.ts";
 import { errorAnswer } from "./http-errors.ts";
-import {
-  JAVA_JSON_TYPE,
-  JavaHttpError,
-  javaErrorBody,
-  javaErrorOf,
-  javaEtag,
-  javaMethodNotAllowed,
-} from "./java/index.ts";
+import { JavaHttpError, javaErrorBody, javaErrorOf, javaMethodNotAllowed } from "./java/index.ts";
 import { isPreflight, writeJavaPreflight, writeNodeOptions } from "./preflight.ts";
+import type { ReadAnswerer } from "./read-pool.ts";
+import { errorOf, type ReadFailure, type ReadOutcome } from "./read-protocol.ts";
 import { createRouteMatcher } from "./route-match.ts";
 import type { RouteDef } from "./routes/route-table.ts";
 
@@ -56,8 +53,8 @@ export const UNMATCHED_ROUTE = "unmatched";
 
 export type FrontDeps = {
   routes: readonly RouteDef[];
-  /** What routes' `answer` reads. */
-  store: ReadStore;
+  /** Computes what the cache does not have: the read-worker pool. */
+  reads: ReadAnswerer;
   cache: ResponseCache;
   /** Changes whenever newly indexed data becomes visible to readers (the last committed block). */
   generation: () => unknown;
@@ -73,18 +70,11 @@ export type FrontDeps = {
 };
 
 export function createFront(deps: FrontDeps): RequestListener {
-  const { routes, store, cache, generation, listStaleMs, fallback, log, observe } = deps;
+  const { routes, reads, cache, generation, listStaleMs, fallback, log, observe } = deps;
   const now = deps.now ?? (() => performance.now());
   const match = createRouteMatcher(routes);
-  const staleSeconds = Math.ceil(listStaleMs / 1000);
-  // The header a route's answers carry: the public mirror node's max-age, raised for lists to the staleness
-  // bound when that is higher, so the header never promises fresher data than the cache keeps.
-  const cacheControls = new Map(
-    routes.map((route) => [
-      route,
-      `public, max-age=${route.caching === "stale-ok" ? Math.max(route.maxAge, staleSeconds) : route.maxAge}`,
-    ]),
-  );
+  // The header a route's answers carry (the read workers render the same); Java 4xx errors keep it too.
+  const cacheControls = new Map(routes.map((route) => [route, cacheControlOf(route, listStaleMs)]));
 
   const report = (
     res: ServerResponse,
@@ -114,7 +104,29 @@ export function createFront(deps: FrontDeps): RequestListener {
     fallback(req, res);
   };
 
-  /** GET and HEAD of a route: from the cache, or computed (and offered to the cache). */
+  /** A failure of the answer step, written in the route's style (a Java 4xx keeps the path's headers). */
+  const writeFailure = (req: IncomingMessage, res: ServerResponse, route: RouteDef, failure: ReadFailure) => {
+    if (failure.kind === "timeout") log.warn({ url: req.url, route: route.template }, "query timed out");
+    else if (failure.kind === "unavailable")
+      log.warn({ url: req.url }, "no read worker could take the request");
+    writeRouteError(req, res, route, errorOf(failure, route.style ?? "node"));
+  };
+
+  const writeRouteError = (req: IncomingMessage, res: ServerResponse, route: RouteDef, error: unknown) => {
+    if (route.style === "java") {
+      const javaError = javaErrorOf(error, log, req.url);
+      // Upstream sets the path's headers before it reads the parameters, and its 4xx answers keep them.
+      writeJavaError(
+        req,
+        res,
+        javaError.status < 500
+          ? withHeader(javaError, "Cache-Control", cacheControls.get(route)!)
+          : javaError,
+      );
+    } else writeError(req, res, error, log);
+  };
+
+  /** GET and HEAD of a route: from the cache, or parsed here and computed by a read worker (and offered). */
   const answerGet = (
     req: IncomingMessage,
     res: ServerResponse,
@@ -135,37 +147,69 @@ export function createFront(deps: FrontDeps): RequestListener {
       }
     }
     const request = { url, params };
-    const answer = route.answer(store, route.parse(request), request);
-    const java = route.style === "java";
-    const rendered = renderResponse(
-      answer.status,
-      answer.json,
-      cacheControls.get(route)!,
-      answer.next,
-      answer.contentType ?? (java ? JAVA_JSON_TYPE : JSON_CONTENT_TYPE),
-      java ? javaEtag : weakEtag,
+    const query = route.parse(request);
+    reads.run({ template: route.template, method: "GET", query, request }).then(
+      (outcome: ReadOutcome) => {
+        if (!outcome.ok) {
+          writeFailure(req, res, route, outcome.failure);
+          report(res, started, route.template, req.method ?? "", "none");
+          return;
+        }
+        const rendered: RenderedResponse = outcome.response;
+        const cacheableAnswer = cacheable && rendered.status >= 200 && rendered.status < 300;
+        // Filed under the generation read before the query: an answer computed while a file commits is at
+        // least as new as that generation.
+        if (cacheableAnswer)
+          cache.offer(url, rendered, current, at, route.caching === "stale-ok" ? listStaleMs : 0);
+        writeResponse(req, res, rendered, route.style !== "java");
+        report(res, started, route.template, req.method ?? "", cacheableAnswer ? "miss" : "none");
+      },
+      unexpectedRejection(req, res, route, started),
     );
-    const cacheableAnswer = cacheable && answer.status >= 200 && answer.status < 300;
-    // Filed under the generation read before the query: an answer computed while a file commits is at
-    // least as new as that generation.
-    if (cacheableAnswer)
-      cache.offer(url, rendered, current, at, route.caching === "stale-ok" ? listStaleMs : 0);
-    writeResponse(req, res, rendered, java === false);
-    report(res, started, route.template, req.method ?? "", cacheableAnswer ? "miss" : "none");
+  };
+
+  /** A promise of the answer step that rejected (a bug: the pool resolves every job): 500, logged. */
+  const unexpectedRejection =
+    (req: IncomingMessage, res: ServerResponse, route: RouteDef, started: number) => (error: unknown) => {
+      writeRouteError(req, res, route, error);
+      report(res, started, route.template, req.method ?? "", "none");
+    };
+
+  /** POST: the body and parameters read here, the estimate computed by a read worker; never cached. */
+  const answerPost = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: RouteDef,
+    post: NonNullable<RouteDef["post"]>,
+    url: string,
+    started: number,
+  ) => {
+    if (observe !== undefined) res.once("finish", () => report(res, started, route.template, "POST", "none"));
+    const request = { url, params: {} };
+    post
+      .parse(req, res, request)
+      .then((query) => reads.run({ template: route.template, method: "POST", query, request }))
+      .then(
+        (outcome) => {
+          if (outcome.ok) writeResponse(req, res, outcome.response, false);
+          else writeJavaError(req, res, javaErrorOf(errorOf(outcome.failure, "java"), log, req.url));
+        },
+        (error: unknown) => writeJavaError(req, res, javaErrorOf(error, log, req.url)),
+      );
   };
 
   /** Methods other than GET and HEAD on a `java` route: POST if it takes it, OPTIONS, else 405 with `Allow`. */
-  const answerOtherMethod = (req: IncomingMessage, res: ServerResponse, route: RouteDef, started: number) => {
+  const answerOtherMethod = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: RouteDef,
+    url: string,
+    started: number,
+  ) => {
     const method = req.method ?? "";
     const allowed = route.post === undefined ? JAVA_GET_METHODS : JAVA_GET_POST_METHODS;
-    if (method === "POST" && route.post !== undefined) {
-      if (observe !== undefined)
-        res.once("finish", () => report(res, started, route.template, method, "none"));
-      route
-        .post(req, res)
-        .catch((error: unknown) => writeJavaError(req, res, javaErrorOf(error, log, req.url)));
-      return;
-    }
+    if (method === "POST" && route.post !== undefined)
+      return answerPost(req, res, route, route.post, url, started);
     if (method === "OPTIONS" && isPreflight(req)) {
       writeJavaPreflight(req, res);
     } else if (method === "OPTIONS") {
@@ -202,7 +246,7 @@ export function createFront(deps: FrontDeps): RequestListener {
       if (method === "GET" || method === "HEAD")
         return answerGet(req, res, route, url, found.params, started);
       if (route.style !== "java") return toExpress(req, res, started);
-      answerOtherMethod(req, res, route, started);
+      answerOtherMethod(req, res, route, url, started);
     } catch (error) {
       // A path the dispatcher could not decode: OPTIONS is answered as on any path; another method no route takes
       // gets Express's answer, as before.
@@ -212,17 +256,8 @@ export function createFront(deps: FrontDeps): RequestListener {
         return;
       }
       if (route === undefined && method !== "GET" && method !== "HEAD") return toExpress(req, res, started);
-      if (route?.style === "java") {
-        const javaError = javaErrorOf(error, log, url);
-        // Upstream sets the path's headers before it reads the parameters, and its 4xx answers keep them.
-        writeJavaError(
-          req,
-          res,
-          javaError.status < 500
-            ? withHeader(javaError, "Cache-Control", cacheControls.get(route)!)
-            : javaError,
-        );
-      } else writeError(req, res, error, log);
+      if (route === undefined) writeError(req, res, error, log);
+      else writeRouteError(req, res, route, error);
       report(res, started, route?.template ?? UNMATCHED_ROUTE, method, "none");
     }
   };

@@ -53,6 +53,9 @@ ${COMMON_OPTIONS.replace("a node's record stream folder (…/record0.0.3)", "a n
   --host H                    MIRRORLITE_HOST         HTTP address (127.0.0.1)
   --list-cache-ms MS          MIRRORLITE_LIST_CACHE_MS  how stale a cached list may be; 0 = never (1000)
   --poll-ms MS                MIRRORLITE_POLL_MS      how often to look at the folder besides file events (250)
+  --read-workers N            MIRRORLITE_READ_WORKERS  threads answering API queries (cores − 1, at least 1)
+  --query-timeout-ms MS       MIRRORLITE_QUERY_TIMEOUT_MS  a query running longer answers 503 and its thread
+                                                      is replaced (20000)
   --metrics-port N            MIRRORLITE_METRICS_PORT serve /metrics on this port instead of --port (unset)
 
 SIGTERM or SIGINT stops cleanly within 10 s (a file being applied is rolled back, never half applied);
@@ -98,6 +101,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "worker-heap-mb": { type: "string" },
         balances: { type: "string" },
         "commit-transactions": { type: "string" },
+        "read-workers": { type: "string" },
+        "query-timeout-ms": { type: "string" },
         "max-file-mb": { type: "string" },
         "metrics-port": { type: "string" },
       },
@@ -129,6 +134,12 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   const commitText = values["commit-transactions"] as string | undefined;
   const commitTransactions =
     commitText === undefined ? undefined : integer(commitText, "commit-transactions", problems);
+  const readWorkersText = option("read-workers", "MIRRORLITE_READ_WORKERS");
+  const readWorkers =
+    readWorkersText === undefined ? undefined : integer(readWorkersText, "read-workers", problems);
+  const timeoutText = option("query-timeout-ms", "MIRRORLITE_QUERY_TIMEOUT_MS");
+  const queryTimeoutMs =
+    timeoutText === undefined ? undefined : integer(timeoutText, "query-timeout-ms", problems);
   const maxFileText = option("max-file-mb", "MIRRORLITE_MAX_FILE_MB");
   const maxFileMb = maxFileText === undefined ? undefined : integer(maxFileText, "max-file-mb", problems);
   const metricsText = option("metrics-port", "MIRRORLITE_METRICS_PORT");
@@ -154,6 +165,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       env.MIRRORLITE_BALANCES ??
       (ownStream ? null : demoBalancesDir()),
     ...(commitTransactions === undefined ? {} : { commitTransactions }),
+    ...(readWorkers === undefined ? {} : { readWorkers }),
+    ...(queryTimeoutMs === undefined ? {} : { queryTimeoutMs }),
     ...(maxFileMb === undefined ? {} : { maxFileMb }),
     ...(metricsPort === undefined ? {} : { metricsPort }),
   });

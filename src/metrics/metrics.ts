@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { RequestObservation } from "../api/front.ts";
+import type { ReadPoolStats } from "../api/read-pool.ts";
 import type { IngestService } from "../ingest/service.ts";
 import { secondsBehind } from "./stream-lag.ts";
 
@@ -15,6 +16,8 @@ export type MetricsDeps = {
   ingest: Pick<IngestService, "status" | "progress">;
   /** The SQLite file of the index (its -wal beside it counts too). */
   dbPath: string;
+  /** The read-worker pool's figures, when there is one. */
+  reads?: () => ReadPoolStats;
 };
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -23,7 +26,7 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
  * The process's metrics on a registry of its own (tests start several services in one process). Ingest
  * figures are read from the ingest service when scraped; HTTP figures are counted per response.
  */
-export function createMetrics({ ingest, dbPath }: MetricsDeps): Metrics {
+export function createMetrics({ ingest, dbPath, reads }: MetricsDeps): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const gauge = (name: string, help: string, read: () => number) =>
@@ -98,6 +101,32 @@ export function createMetrics({ ingest, dbPath }: MetricsDeps): Metrics {
   gauge("mirrorlite_db_size_bytes", "Size of the SQLite index, its write-ahead log included.", () => {
     return fileSize(dbPath) + fileSize(`${dbPath}-wal`);
   });
+
+  if (reads !== undefined) {
+    total(
+      "mirrorlite_read_timeouts_total",
+      "API requests answered 503 because their query ran (or waited for a read worker) past --query-timeout-ms.",
+      () => reads().timeouts,
+    );
+    total(
+      "mirrorlite_read_worker_restarts_total",
+      "Read workers replaced after a query past its deadline or a crash.",
+      () => reads().restarts,
+    );
+    total(
+      "mirrorlite_read_rejected_total",
+      "API requests answered 503 because the queue for read workers was full.",
+      () => reads().rejected,
+    );
+    gauge("mirrorlite_read_workers", "Read workers answering API queries.", () => reads().workers);
+    gauge("mirrorlite_read_workers_busy", "Read workers with a query in hand.", () => reads().busy);
+    gauge("mirrorlite_read_queue_length", "API queries waiting for a read worker.", () => reads().queued);
+    gauge(
+      "mirrorlite_read_workers_retiring",
+      "Replaced read workers whose thread is still finishing a native SQLite call.",
+      () => reads().retiring,
+    );
+  }
 
   const requests = new Counter({
     name: "mirrorlite_http_requests_total",

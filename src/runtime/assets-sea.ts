@@ -25,6 +25,10 @@ export function ingestWorkerSource(): WorkerSource {
   return { kind: "eval", code: getAsset("worker.cjs", "utf8") };
 }
 
+export function readWorkerSource(): WorkerSource {
+  return { kind: "eval", code: getAsset("read-worker.cjs", "utf8") };
+}
+
 /** The demo folder (record stream and balance snapshots), written to the cache folder on first use. */
 function demoDir(): string {
   const dir = join(cacheDir(), "demo");

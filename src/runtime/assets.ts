@@ -4,14 +4,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * What the running program needs besides its own modules, found on disk next to the code: the ingest worker's
- * entry, the bundled demo stream, the OpenAPI document, Swagger UI's files, the simple-fee schedule's proto
+ * What the running program needs besides its own modules, found on disk next to the code: the ingest and read
+ * workers' entries, the bundled demo stream, the OpenAPI document, Swagger UI's files, the simple-fee schedule's proto
  * file and the version. The single
  * executable build swaps this module for `assets-sea.ts`, which has the same exports and reads the same
  * things from the executable itself (see scripts/build-binary.mjs).
  */
 
-/** How to start the ingest worker: a module file, or (single executable) its bundled source. */
+/** How to start a worker thread: a module file, or (single executable) its bundled source. */
 export type WorkerSource = { kind: "file"; url: URL } | { kind: "eval"; code: string };
 
 /** Files the HTTP side serves as they are: the OpenAPI document in both forms and Swagger UI's page assets. */
@@ -24,6 +24,11 @@ const compiled = !here.endsWith(".ts");
 export function ingestWorkerSource(): WorkerSource {
   // Compiled code starts the compiled worker; TypeScript sources need the tsx loader installed in the thread.
   const entry = compiled ? "../ingest/worker.js" : "../ingest/worker-bootstrap.mjs";
+  return { kind: "file", url: new URL(entry, here) };
+}
+
+export function readWorkerSource(): WorkerSource {
+  const entry = compiled ? "../api/read-worker-entry.js" : "../api/read-worker-bootstrap.mjs";
   return { kind: "file", url: new URL(entry, here) };
 }
 

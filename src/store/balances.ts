@@ -1,5 +1,6 @@
 import { MAX_INT64 } from "../int64.ts";
 import {
+  bounds,
   type Condition,
   createStatementCache,
   direction,
@@ -53,8 +54,13 @@ export function createBalanceQueries(
   db: Db,
   statement: StatementCache = createStatementCache(db),
 ): BalanceQueries {
-  const latest = db.prepare("SELECT consensus_end FROM record_file ORDER BY number DESC LIMIT 1").pluck();
-  const earliest = db.prepare("SELECT consensus_start FROM record_file ORDER BY number ASC LIMIT 1").pluck();
+  // Seeks on the newest and oldest block number (an ordered walk would read as a scan of the table).
+  const latest = db
+    .prepare("SELECT consensus_end FROM record_file WHERE number = (SELECT max(number) FROM record_file)")
+    .pluck();
+  const earliest = db
+    .prepare("SELECT consensus_start FROM record_file WHERE number = (SELECT min(number) FROM record_file)")
+    .pluck();
 
   return {
     listBalances(query) {
@@ -75,30 +81,64 @@ export function createBalanceQueries(
 
       let sql: string;
       let params: unknown[];
+      // Across tokens with nothing to start from (a token bound, an account, a key), the page is a walk from
+      // the first token.
+      const walk =
+        query.scope.kind === "all" &&
+        query.scope.tokenIds.length === 0 &&
+        !bounds(query.scope.tokenConditions) &&
+        query.scope.lower === null &&
+        query.scope.upper === null &&
+        !query.accountIds.some((c) => c.op === "eq") &&
+        query.publicKey === null;
       if (query.atNs === null) {
         where.add("ta.valid_to IS NULL").add("ta.associated = 1");
         applyTokenScope(where, query.scope, "ta.token_id", "ta.account_id");
         where.compare("ta.account_id", query.accountIds).compare("ta.balance", query.balances);
+        if (walk) where.startOf("ta.token_id", query.order);
         sql = `SELECT ta.token_id, ta.account_id, ta.balance, ta.balance_ns, t.decimals
           FROM token_account ta ${join} ${where.sql()}
           ORDER BY ${orderBy("ta.")} LIMIT ?`;
         params = [...joinParams, ...where.params, query.limit];
       } else {
         const at = query.atNs;
-        where.add("ta.valid_from <= ?", at).add("(ta.valid_to IS NULL OR ta.valid_to > ?)", at);
-        where.add("ta.associated = 1");
-        applyTokenScope(where, query.scope, "ta.token_id", "ta.account_id");
-        where.compare("ta.account_id", query.accountIds);
         // The newest balance since the association began; none yet means the association's opening 0.
         const balanceAt = `COALESCE((SELECT b.balance FROM token_balance b
             WHERE b.token_id = ta.token_id AND b.account_id = ta.account_id
               AND b.valid_from <= ? AND b.valid_from >= ta.created_ns
             ORDER BY b.valid_from DESC LIMIT 1), 0)`;
-        const inner = `SELECT ta.token_id, ta.account_id, ${balanceAt} AS balance, NULL AS balance_ns, t.decimals
-          FROM token_account ta ${join} ${where.sql()}`;
+        // The relationships valid at `at`: with one token, its versions by primary key; across tokens (for one
+        // account: the route asks for it), the account's current relationships that began by then and its closed
+        // ones that were open then, each on an index of its own (current ones never enter the other).
+        const versions: { validity: string; params: unknown[] }[] =
+          query.scope.kind === "one" || !query.accountIds.some((c) => c.op === "eq")
+            ? [
+                {
+                  validity: "ta.valid_from <= ? AND (ta.valid_to IS NULL OR ta.valid_to > ?)",
+                  params: [at, at],
+                },
+              ]
+            : [
+                { validity: "ta.valid_to IS NULL AND ta.valid_from <= ?", params: [at] },
+                {
+                  validity: "ta.valid_to IS NOT NULL AND ta.valid_from <= ? AND ta.valid_to > ?",
+                  params: [at, at],
+                },
+              ];
+        const selects: string[] = [];
+        params = [];
+        for (const { validity, params: validityParams } of versions) {
+          const part = new WhereBuilder().add(validity, ...validityParams).add("ta.associated = 1");
+          applyTokenScope(part, query.scope, "ta.token_id", "ta.account_id");
+          part.compare("ta.account_id", query.accountIds);
+          if (walk) part.startOf("ta.token_id", query.order);
+          selects.push(`SELECT ta.token_id, ta.account_id, ${balanceAt} AS balance, NULL AS balance_ns, t.decimals
+            FROM token_account ta ${join} ${part.sql()}`);
+          params.push(at, ...joinParams, ...part.params);
+        }
         const outer = new WhereBuilder().compare("balance", query.balances);
-        sql = `SELECT * FROM (${inner}) ${outer.sql()} ORDER BY ${orderBy("")} LIMIT ?`;
-        params = [at, ...joinParams, ...where.params, ...outer.params, query.limit];
+        sql = `SELECT * FROM (${selects.join(" UNION ALL ")}) ${outer.sql()} ORDER BY ${orderBy("")} LIMIT ?`;
+        params.push(...outer.params, query.limit);
       }
       return statement(sql).all(...params) as BalanceRow[];
     },

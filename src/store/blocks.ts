@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import { type Condition, direction, type Order, WhereBuilder } from "./conditions.ts";
+import { bounds, type Condition, direction, type Order, WhereBuilder } from "./conditions.ts";
 import type { Db } from "./db.ts";
 
 /** A `record_file` row as the blocks API reads it (better-sqlite3 safe integers: every INTEGER is a bigint). */
@@ -83,6 +83,7 @@ export function createBlockQueries(db: Db): BlockQueries {
       const where = new WhereBuilder()
         .compare("number", blockNumbers)
         .compare("consensus_end", consensusEnds);
+      if (!bounds(orderBy === "number" ? blockNumbers : consensusEnds)) where.startOf(orderBy, order);
       const sql = `SELECT number FROM record_file ${where.sql()} ORDER BY ${orderBy} ${direction(order)} LIMIT ?`;
       return listStatement(sql).all(...(where.params as bigint[]), limit);
     },

@@ -5,8 +5,8 @@ import type { Db } from "./db.ts";
  * is open) drops them while it applies files and builds them again, once, at the end: one sort instead of an
  * index update for every row written. Unique indexes stay: they guard "one current version per key".
  *
- * The statements are the ones their migrations (0001, 0030, 0050) ran, verbatim, so the rebuilt schema is the
- * same text. A process killed while they are dropped leaves them missing: every worker start calls
+ * The statements are the ones their migrations (0001, 0030, 0050, 0080) ran, verbatim, so the rebuilt schema is
+ * the same text. A process killed while they are dropped leaves them missing: every worker start calls
  * `restoreReadIndexes`.
  */
 const READ_INDEXES: ReadonlyArray<readonly [name: string, sql: string]> = [
@@ -27,6 +27,11 @@ const READ_INDEXES: ReadonlyArray<readonly [name: string, sql: string]> = [
   [
     "topic_message_by_sequence",
     "CREATE INDEX topic_message_by_sequence ON topic_message (topic_id, sequence_number)",
+  ],
+  // Migration 0080 (read path).
+  [
+    "token_account_closed_by_account",
+    "CREATE INDEX token_account_closed_by_account ON token_account (account_id, token_id, valid_from) WHERE valid_to IS NOT NULL",
   ],
 ];
 

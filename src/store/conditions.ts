@@ -1,6 +1,9 @@
 import type Database from "better-sqlite3";
 import { LRUCache } from "lru-cache";
 import { MAX_INT64 } from "../int64.ts";
+
+const MIN_INT64 = -MAX_INT64 - 1n;
+
 import type { Db } from "./db.ts";
 
 /** A comparison operator of the REST filters, as the store understands it. */
@@ -49,6 +52,16 @@ export class WhereBuilder {
     return this;
   }
 
+  /**
+   * Where a keyset walk over `column` starts when nothing else bounds it: `column >= <least int64>` ascending,
+   * `column <= <greatest int64>` descending. It admits every row, and makes the walk what it is, a range from
+   * the start of the key read in order up to the LIMIT, rather than a pass over the whole index: every list
+   * statement is then an index range (see the plan test, test/api/query-plans.test.ts).
+   */
+  startOf(column: string, order: Order): this {
+    return order === "asc" ? this.add(`${column} >= ?`, MIN_INT64) : this.add(`${column} <= ?`, MAX_INT64);
+  }
+
   /** `column IN (?, ?, …)`; nothing for an empty list. */
   in(column: string, values: readonly unknown[]): this {
     if (values.length > 0) this.add(`${column} IN (${values.map(() => "?").join(", ")})`, ...values);
@@ -88,6 +101,11 @@ export function createStatementCache(db: Db, maxStatements = DEFAULT_CACHED_STAT
     return prepared;
   };
   return Object.defineProperty(statement, "size", { get: () => statements.size }) as StatementCache;
+}
+
+/** Whether the conditions bound a column for an index (anything but `ne`, which no index serves). */
+export function bounds(conditions: readonly Condition<unknown>[]): boolean {
+  return conditions.some((c) => c.op !== "ne");
 }
 
 /** SQL `ASC`/`DESC` for an order. */

@@ -12,7 +12,12 @@ export type AsOf = { atNs: bigint; inclusive: boolean };
 
 export const CURRENT: AsOf = { atNs: NOW, inclusive: true };
 
-/** The last nanosecond an `AsOf` includes. */
+/**
+ * The last nanosecond an `AsOf` includes. A 10-digit timestamp can name an instant past int64 (up to about
+ * 10^19 ns), which SQLite cannot bind: such an instant is read as the greatest int64, which no stored time
+ * reaches, so "as of" it is "as of now".
+ */
 export function upperBoundNs(asOf: AsOf): bigint {
-  return asOf.inclusive ? asOf.atNs : asOf.atNs - 1n;
+  const last = asOf.inclusive ? asOf.atNs : asOf.atNs - 1n;
+  return last > MAX_INT64 ? MAX_INT64 : last;
 }

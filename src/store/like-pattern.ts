@@ -77,3 +77,28 @@ function lowerChar(c: string): string {
   const lower = c.toLowerCase();
   return lower.length === c.length ? lower : c;
 }
+
+/**
+ * The runs of literal characters in the `ILIKE` pattern `%<value>%`, in order (wildcards end a run; a
+ * backslash makes the next character literal). A name matching the pattern contains each run, whatever the
+ * case: what a substring index can look up before the exact match.
+ */
+export function literalRuns(value: string): string[] {
+  const chars = [...value];
+  const runs: string[] = [];
+  let run = "";
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    if (c === "\\" && i + 1 < chars.length) {
+      run += chars[++i]!;
+    } else if (c === "%" || c === "_" || c === "\\") {
+      // A lone trailing backslash escapes the closing `%`: the run ends there too.
+      if (run !== "") runs.push(run);
+      run = "";
+    } else {
+      run += c;
+    }
+  }
+  if (run !== "") runs.push(run);
+  return runs;
+}

@@ -64,7 +64,7 @@ export function createNetworkQueries(db: Db): NetworkQueries {
        staking_reward_fee_denominator AS stakingRewardFeeDenominator, staking_reward_rate AS stakingRewardRate,
        staking_start_threshold AS stakingStartThreshold,
        unreserved_staking_reward_balance AS unreservedStakingRewardBalance
-     FROM network_stake ORDER BY consensus_ns DESC LIMIT 1`,
+     FROM network_stake WHERE consensus_ns = (SELECT max(consensus_ns) FROM network_stake)`,
   );
   const nodesSql = (withIds: boolean, order: "ASC" | "DESC") =>
     `WITH book AS (SELECT file_id, start_ns, end_ns FROM address_book WHERE file_id = @fileId

@@ -1,4 +1,5 @@
 import {
+  bounds,
   type Condition,
   createStatementCache,
   direction,
@@ -103,6 +104,18 @@ export function createNftQueries(db: Db, statement: StatementCache = createState
       const where = new WhereBuilder().add("n.valid_to IS NULL");
       applyTokenScope(where, query.scope, "n.token_id", "n.serial");
       where.compare("n.account_id", query.accountIds).compare("n.serial", query.serials);
+      const { scope } = query;
+      // Across tokens with neither a token bound nor an owner to start from, the page is a walk from the first
+      // token.
+      if (
+        scope.kind === "all" &&
+        scope.tokenIds.length === 0 &&
+        !bounds(scope.tokenConditions) &&
+        scope.lower === null &&
+        scope.upper === null &&
+        !query.accountIds.some((c) => c.op === "eq")
+      )
+        where.startOf("n.token_id", query.order);
       const dir = direction(query.order);
       const orderBy = query.scope.kind === "one" ? `n.serial ${dir}` : `n.token_id ${dir}, n.serial ${dir}`;
       const sql = `SELECT ${NFT_COLUMNS} FROM nft n ${TOKEN_ENTITY_JOIN} ${where.sql()} ORDER BY ${orderBy} LIMIT ?`;

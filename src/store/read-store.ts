@@ -7,6 +7,7 @@ import { type BlockQueries, createBlockQueries } from "./blocks.ts";
 import { createStatementCache, DEFAULT_CACHED_STATEMENTS, type StatementCache } from "./conditions.ts";
 import type { Db } from "./db.ts";
 import { createEntityExists } from "./entity-exists.ts";
+import { createFeeFactQueries, type FeeFactQueries } from "./fee-facts.ts";
 import { createHbarQueries, type HbarQueries } from "./hbar-balances.ts";
 import { createNetworkQueries, type NetworkQueries } from "./network.ts";
 import { createNftQueries, type NftQueries } from "./nfts.ts";
@@ -29,6 +30,7 @@ export type ReadStore = {
   hbar: HbarQueries;
   systemFiles: SystemFileQueries;
   network: NetworkQueries;
+  feeFacts: FeeFactQueries;
   /** Accounts: `{idOrAliasOrEvmAddress}` lookups. */
   accounts: AccountLookup;
   /** Whether an entity with this ID was ever indexed (account relations' 404s). */
@@ -55,6 +57,7 @@ export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENT
     hbar: createHbarQueries(db),
     systemFiles: createSystemFileQueries(db),
     network: createNetworkQueries(db),
+    feeFacts: createFeeFactQueries(db),
     accounts: createAccountLookup(db),
     entityExists: createEntityExists(db),
     accountTokens: createAccountTokenQueries(db, statements),

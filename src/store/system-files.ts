@@ -23,6 +23,8 @@ export const SYSTEM_FILE_ATTEMPTS = 10;
 export type SystemFileQueries = {
   /** The file as rebuilt for the bounds, parsed or not; undefined when no version starts within them. */
   fileAsOf(fileId: bigint, bounds: SystemFileBounds): SystemFileContents | undefined;
+  /** Consensus time of the newest stored part of the file (any create, update or append); null when none. */
+  latestChangeNs(fileId: bigint): bigint | null;
   /**
    * The newest version within the bounds whose bytes `parse` accepts (returns a value other than undefined),
    * falling back to earlier versions as upstream does; undefined when none of the attempts parses.
@@ -50,6 +52,8 @@ export function createSystemFileQueries(db: Db): SystemFileQueries {
      ORDER BY consensus_ns`,
   );
 
+  const selectLatest = db.prepare("SELECT max(consensus_ns) FROM file_data WHERE file_id = ?").pluck();
+
   function fileAsOf(fileId: bigint, bounds: SystemFileBounds): SystemFileContents | undefined {
     if (bounds.lowerNs > bounds.upperNs) return undefined;
     const start = selectStart.get(fileId, bounds.lowerNs, bounds.upperNs) as bigint | undefined;
@@ -68,6 +72,7 @@ export function createSystemFileQueries(db: Db): SystemFileQueries {
 
   return {
     fileAsOf,
+    latestChangeNs: (fileId) => (selectLatest.get(fileId) as bigint | null | undefined) ?? null,
     parseSystemFileAsOf(fileId, bounds, parse) {
       let upperNs = bounds.upperNs;
       for (let attempt = 0; attempt < SYSTEM_FILE_ATTEMPTS; attempt++) {

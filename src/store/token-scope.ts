@@ -43,6 +43,8 @@ export function applyTokenScope(
   ] as const) {
     if (bound === null) continue;
     const inner = new WhereBuilder().compare(secondaryColumn, [{ op: bound.op, value: bound.value }]);
+    // The implied bound on the token alone comes first: an OR is no index range, this is.
+    where.add(`${tokenColumn} ${beyond}= ?`, bound.tokenId);
     where.add(
       `(${tokenColumn} ${beyond} ? OR (${tokenColumn} = ? AND ${inner.clauses[0]}))`,
       bound.tokenId,

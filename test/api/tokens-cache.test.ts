@@ -8,13 +8,20 @@ import { createResponseCache } from "../../src/api/cache.ts";
 import { createFront, type RequestObservation } from "../../src/api/front.ts";
 import { HttpError } from "../../src/api/http-errors.ts";
 import { javaBadRequest } from "../../src/api/java/index.ts";
-import { defineRoute, javaAnswer, jsonAnswer, type RouteDef } from "../../src/api/routes/route-table.ts";
+import {
+  definePost,
+  defineRoute,
+  javaAnswer,
+  jsonAnswer,
+  type RouteDef,
+} from "../../src/api/routes/route-table.ts";
 import { listen } from "../../src/api/server.ts";
 import { parseCommand } from "../../src/cli/args.ts";
 import { type RunningService, startService } from "../../src/cli/serve.ts";
 import { createLogger } from "../../src/log.ts";
 import type { ReadStore } from "../../src/store/read-store.ts";
 import { copyScenarioBlocks, type ExpectedLedger, expectedLedger } from "../helpers/fixtures.ts";
+import { inThreadReads } from "../helpers/in-thread-reads.ts";
 import { validateResponse } from "../helpers/openapi.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
 import { startTestService, type TestService, tempDir, waitForBlock } from "../helpers/service.ts";
@@ -71,7 +78,7 @@ describe("the front and its response cache on their own", () => {
     const listener = createFront({
       routes,
       // These routes read no index.
-      store: {} as ReadStore,
+      reads: inThreadReads(routes, {} as ReadStore),
       cache,
       generation: () => generation,
       listStaleMs: 1000,
@@ -221,19 +228,22 @@ describe("the front's Java-style routes on their own", () => {
           computed++;
           return javaAnswer(JSON.stringify({ thing: true }));
         },
-        post: async (req) => {
-          // A handler that fails after reading its body: the front answers, logs, and keeps serving.
-          for await (const _chunk of req) {
-            // drain
-          }
-          throw new RangeError("a post bug");
-        },
+        post: definePost({
+          parse: async (req) => {
+            // A step that fails after reading its body: the front answers, logs, and keeps serving.
+            for await (const _chunk of req) {
+              // drain
+            }
+            throw new RangeError("a post bug");
+          },
+          answer: () => javaAnswer("{}"),
+        }),
       }),
     ];
     const listener = createFront({
       routes,
       // These routes read no index.
-      store: {} as ReadStore,
+      reads: inThreadReads(routes, {} as ReadStore),
       cache: createResponseCache(),
       generation: () => 1,
       listStaleMs: 1000,

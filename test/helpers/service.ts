@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RunningService, startService } from "../../src/cli/serve.ts";
+import { type RunningService, type ServiceExtras, startService } from "../../src/cli/serve.ts";
 import type { Config } from "../../src/config.ts";
 import { createLogger } from "../../src/log.ts";
 
@@ -34,6 +34,7 @@ export type TestResponse = { status: number; headers: Headers; text: string; bod
 /** Starts the real service (real worker, real SQLite file, real HTTP on an ephemeral port) on `recordsDir`. */
 export async function startTestService(
   options: Partial<Config> & { recordsDir: string | null },
+  extras: ServiceExtras = {},
 ): Promise<TestService> {
   const config: Config = {
     db: ":memory:",
@@ -46,7 +47,7 @@ export async function startTestService(
     listCacheMs: 1000,
     ...options,
   };
-  const service = await startService(config, createLogger(config.logLevel));
+  const service = await startService(config, createLogger(config.logLevel), {}, extras);
   const baseUrl = `http://127.0.0.1:${service.port}`;
   return {
     ...service,

@@ -1,53 +1,62 @@
 import { MAX_INT64 } from "../../int64.ts";
-import type { ReadStore } from "../../store/read-store.ts";
 import { TOTAL_SUPPLY_TINYBARS } from "../../store/unreleased-supply.ts";
 import { formatTimestamp } from "../../time.ts";
-import { javaNotFound, parseJavaQuery, readChoiceParam, readTimestampBounds } from "../java/index.ts";
+import {
+  javaNotFound,
+  parseJavaQuery,
+  readChoiceParam,
+  readTimestampBounds,
+  type TimestampBounds,
+} from "../java/index.ts";
 import { toJson } from "../json.ts";
 import { NETWORK_MAX_AGE } from "./network.ts";
-import { type HandlerRouteDef, javaAnswer, type RouteAnswer } from "./route-table.ts";
+import { defineRoute, javaAnswer, type RouteDef } from "./route-table.ts";
 
 const PATH = "/api/v1/network/supply";
 const TEXT_TYPE = "text/plain;charset=UTF-8";
 const TINYBARS_PER_HBAR = 100_000_000n;
+
+/** `parse`'s value: the timestamp bounds and the `q` choice, if any. */
+type SupplyQuery = { bounds: TimestampBounds; q: "totalcoins" | "circulating" | undefined };
 
 /**
  * `GET /api/v1/network/supply` (api.md §3.2) with the Java service's conventions. The unreleased supply comes
  * from the exact hbar balance history, so with `timestamp` the answer is the state AT the upper bound (the
  * balances of the unreleased supply accounts as of that instant, and the latest change among them as
  * `timestamp`), not upstream's newest 15-minute snapshot inside the range; the lower bound only has to not
- * exceed the upper one. Throws `JavaHttpError` for a bad request or no known balance.
+ * exceed the upper one. Its answer changes only when a record file (or a balance snapshot, before the first
+ * file) is applied, so keeping it by URL and generation keeps it exact at `timestamp`.
  */
-export function answerSupply(store: ReadStore, url: string): RouteAnswer {
-  const query = parseJavaQuery(url);
-  const bounds = readTimestampBounds(query, { rejectInvertedRange: true });
-  const q = readChoiceParam(query, "q", ["totalcoins", "circulating"] as const);
-  const supply = store.hbar.unreleasedAt(bounds.hasUpper ? bounds.upperNs : MAX_INT64);
-  if (supply === null) throw javaNotFound("Network supply not found");
-  const released = TOTAL_SUPPLY_TINYBARS - supply.unreleasedTinybars;
-  if (q !== undefined)
-    return javaAnswer(formatHbar(q === "totalcoins" ? TOTAL_SUPPLY_TINYBARS : released), null, TEXT_TYPE);
-  const body = {
-    released_supply: released.toString(),
-    timestamp: formatTimestamp(supply.consensusNs),
-    total_supply: TOTAL_SUPPLY_TINYBARS.toString(),
-  };
-  return javaAnswer(toJson(body));
-}
-
-/**
- * The supply route of the front's table. Its answer changes only when a record file (or a balance snapshot,
- * before the first file) is applied, so keeping it by URL and generation keeps it exact at `timestamp`.
- */
-export function networkSupplyRoutes(store: ReadStore): HandlerRouteDef[] {
+export function networkSupplyRoutes(): RouteDef[] {
   return [
-    {
+    defineRoute<SupplyQuery>({
       template: PATH,
       caching: "exact",
       maxAge: NETWORK_MAX_AGE,
       style: "java",
-      handle: ({ url }) => answerSupply(store, url),
-    },
+      parse: ({ url }) => {
+        const query = parseJavaQuery(url);
+        const bounds = readTimestampBounds(query, { rejectInvertedRange: true });
+        return { bounds, q: readChoiceParam(query, "q", ["totalcoins", "circulating"] as const) };
+      },
+      answer: (store, { bounds, q }) => {
+        const supply = store.hbar.unreleasedAt(bounds.hasUpper ? bounds.upperNs : MAX_INT64);
+        if (supply === null) throw javaNotFound("Network supply not found");
+        const released = TOTAL_SUPPLY_TINYBARS - supply.unreleasedTinybars;
+        if (q !== undefined)
+          return javaAnswer(
+            formatHbar(q === "totalcoins" ? TOTAL_SUPPLY_TINYBARS : released),
+            null,
+            TEXT_TYPE,
+          );
+        const body = {
+          released_supply: released.toString(),
+          timestamp: formatTimestamp(supply.consensusNs),
+          total_supply: TOTAL_SUPPLY_TINYBARS.toString(),
+        };
+        return javaAnswer(toJson(body));
+      },
+    }),
   ];
 }
 

@@ -13,6 +13,7 @@ import {
   parseTokenIdPathParam,
   parseTokenNftRequest,
   parseTokenNftsRequest,
+  type RequestParts,
   tokenNftsSpec,
   unknownParameter,
   validateFilters,
@@ -20,7 +21,7 @@ import {
 import { tokenIdSpec } from "../params/param-specs.ts";
 import { formatTimestamp } from "../params/timestamp.ts";
 import { nftEventView, nftView } from "../views/nfts.ts";
-import { type HandlerRouteDef, jsonAnswer, type RouteAnswer } from "./route-table.ts";
+import { defineRoute, jsonAnswer, type RouteAnswer, type RouteDef } from "./route-table.ts";
 import {
   crossTokenNextLink,
   crossTokenScope,
@@ -34,44 +35,76 @@ import {
 /** The public mirror node's `max-age` for every NFT route. */
 const NFTS_MAX_AGE = 1;
 
+/** How an NFT page links onward: on one token (`serialnumber` anchor) or across tokens (token, serial). */
+type NftsPaging =
+  | { readonly kind: "one"; readonly paging: PagingContext }
+  | { readonly kind: "all"; readonly request: RequestParts };
+
+/** `parse`'s value of the NFT lists. */
 type NftsRequest = {
   scope: TokenScope;
   accountIds: readonly Comparison<bigint | null>[];
   serials: readonly Comparison<bigint>[];
   order: Order;
   limit: number;
-  next: (rows: readonly NftRow[]) => string | null;
+  paging: NftsPaging;
 };
+
+/** `parse`'s value of an NFT's history. */
+type HistoryRequest = { query: NftHistoryQuery; paging: PagingContext };
 
 /**
  * The NFT routes, with the token in the path or (short paths) as `token.id`. Lists are cached as lists; a
  * single NFT is always read fresh. The short paths are listed first: `/api/v1/tokens/nfts/…` must not be read
  * as a token called `nfts`.
  */
-export function nftRoutes(store: ReadStore): HandlerRouteDef[] {
-  const route = (
+export function nftRoutes(): RouteDef[] {
+  const single = (
     template: string,
-    caching: HandlerRouteDef["caching"],
-    handle: HandlerRouteDef["handle"],
-  ): HandlerRouteDef => ({
-    template,
-    caching,
-    maxAge: NFTS_MAX_AGE,
-    handle,
-  });
-  return [
-    route("/api/v1/tokens/nfts", "stale-ok", ({ url }) => nftsPage(store, shortNftsRequest(url))),
+    parse: (request: { url: string; params: Record<string, string> }) => NftKey,
+  ) =>
+    defineRoute<NftKey>({
+      template,
+      caching: "none",
+      maxAge: NFTS_MAX_AGE,
+      parse,
+      answer: (store, { tokenId, serial }) => nftAnswer(store.nfts.getNft(tokenId, serial)),
+    });
+  const list = (
+    template: string,
+    parse: (request: { url: string; params: Record<string, string> }) => NftsRequest,
+  ) =>
+    defineRoute<NftsRequest>({
+      template,
+      caching: "stale-ok",
+      maxAge: NFTS_MAX_AGE,
+      parse,
+      answer: nftsPage,
+    });
+  const history = (
+    template: string,
+    parse: (request: { url: string; params: Record<string, string> }) => HistoryRequest,
+  ) =>
+    defineRoute<HistoryRequest>({
+      template,
+      caching: "stale-ok",
+      maxAge: NFTS_MAX_AGE,
+      parse,
+      answer: historyPage,
+    });
 
-    route("/api/v1/tokens/nfts/{serialNumber}", "none", ({ url, params }) => {
+  return [
+    list("/api/v1/tokens/nfts", ({ url }) => shortNftsRequest(url)),
+
+    single("/api/v1/tokens/nfts/{serialNumber}", ({ url, params }) => {
       const { request, tokenId } = readShortPathRequest(url);
       const unknown = [...request.query.keys()].filter((name) => name !== TOKEN_ID).map(unknownParameter);
       if (unknown.length > 0) throw new HttpError(400, unknown);
       const token = requiredTokenId(tokenId);
-      const serial = orFail(parseSerialNumberPathParam(params.serialNumber ?? ""));
-      return nftAnswer(store.nfts.getNft(token, serial));
+      return { tokenId: token, serial: orFail(parseSerialNumberPathParam(params.serialNumber ?? "")) };
     }),
 
-    route("/api/v1/tokens/nfts/{serialNumber}/transactions", "stale-ok", ({ url, params }) => {
+    history("/api/v1/tokens/nfts/{serialNumber}/transactions", ({ url, params }) => {
       const { request, tokenId } = readShortPathRequest(url);
       const token = requiredTokenId(tokenId);
       const parsed = orFail(
@@ -80,40 +113,52 @@ export function nftRoutes(store: ReadStore): HandlerRouteDef[] {
           withoutTokenId(url),
         ),
       );
-      return historyPage(
-        store,
-        { ...parsed, serial: parsed.serialNumber },
-        onShortPath(parsed.paging, request),
+      return { query: historyQuery(parsed), paging: onShortPath(parsed.paging, request) };
+    }),
+
+    list("/api/v1/tokens/{tokenId}/nfts", ({ url, params }) => {
+      const { tokenId, serialNumbers, paging, ...request } = orFail(
+        parseTokenNftsRequest({ tokenId: params.tokenId ?? "" }, url),
       );
-    }),
-
-    route("/api/v1/tokens/{tokenId}/nfts", "stale-ok", ({ url, params }) => {
-      const request = orFail(parseTokenNftsRequest({ tokenId: params.tokenId ?? "" }, url));
-      return nftsPage(store, {
+      return {
         ...request,
-        scope: { kind: "one", tokenId: request.tokenId },
-        serials: request.serialNumbers,
-        next: singleTokenNext(request.paging),
-      });
+        scope: { kind: "one", tokenId },
+        serials: serialNumbers,
+        paging: { kind: "one", paging },
+      };
     }),
 
-    route("/api/v1/tokens/{tokenId}/nfts/{serialNumber}", "none", ({ url, params }) => {
+    single("/api/v1/tokens/{tokenId}/nfts/{serialNumber}", ({ url, params }) => {
       const { tokenId, serialNumber } = orFail(
         parseTokenNftRequest({ tokenId: params.tokenId ?? "", serialNumber: params.serialNumber ?? "" }, url),
       );
-      return nftAnswer(store.nfts.getNft(tokenId, serialNumber));
+      return { tokenId, serial: serialNumber };
     }),
 
-    route("/api/v1/tokens/{tokenId}/nfts/{serialNumber}/transactions", "stale-ok", ({ url, params }) => {
-      const request = orFail(
+    history("/api/v1/tokens/{tokenId}/nfts/{serialNumber}/transactions", ({ url, params }) => {
+      const parsed = orFail(
         parseNftTransactionsRequest(
           { tokenId: params.tokenId ?? "", serialNumber: params.serialNumber ?? "" },
           url,
         ),
       );
-      return historyPage(store, { ...request, serial: request.serialNumber }, request.paging);
+      return { query: historyQuery(parsed), paging: parsed.paging };
     }),
   ];
+}
+
+/** One NFT: `parse`'s value of the single-NFT routes. */
+type NftKey = { tokenId: bigint; serial: bigint };
+
+function historyQuery(parsed: {
+  tokenId: bigint;
+  serialNumber: bigint;
+  timestamps: NftHistoryQuery["timestamps"];
+  order: Order;
+  limit: number;
+}): NftHistoryQuery {
+  const { tokenId, serialNumber, timestamps, order, limit } = parsed;
+  return { tokenId, serial: serialNumber, timestamps, order, limit };
 }
 
 function nftAnswer(row: NftRow | undefined): RouteAnswer {
@@ -123,19 +168,29 @@ function nftAnswer(row: NftRow | undefined): RouteAnswer {
 
 function nftsPage(store: ReadStore, request: NftsRequest): RouteAnswer {
   const rows = store.nfts.listNfts(request);
-  return jsonAnswer({ nfts: rows.map(nftView), links: { next: request.next(rows) } });
+  return jsonAnswer({ nfts: rows.map(nftView), links: { next: nftsNext(request, rows) } });
+}
+
+function nftsNext(request: NftsRequest, rows: readonly NftRow[]): string | null {
+  const last = rows.at(-1);
+  if (request.paging.kind === "one")
+    return nextLink(request.paging.paging, rows.length, last?.serial.toString());
+  return crossTokenNextLink({
+    request: request.paging.request,
+    keyName: "serialnumber",
+    order: request.order,
+    limit: request.limit,
+    count: rows.length,
+    last: last && { tokenId: last.token_id, key: last.serial.toString() },
+  });
 }
 
 /** The NFT's history; 206 when it is not empty but this mirror never saw the mint. */
-function historyPage(store: ReadStore, query: NftHistoryQuery, paging: PagingContext): RouteAnswer {
+function historyPage(store: ReadStore, { query, paging }: HistoryRequest): RouteAnswer {
   const { events, partial } = store.nfts.listNftHistory(query);
   const last = events.at(-1);
   const next = nextLink(paging, events.length, last && formatTimestamp(last.consensus_ns));
   return jsonAnswer({ transactions: events.map(nftEventView), links: { next } }, partial ? 206 : 200);
-}
-
-function singleTokenNext(paging: PagingContext): (rows: readonly NftRow[]) => string | null {
-  return (rows) => nextLink(paging, rows.length, rows.at(-1)?.serial.toString());
 }
 
 /** The token a single-NFT short path names; 400 naming `token.id` when it names none. */
@@ -159,12 +214,12 @@ function shortNftsRequest(url: string): NftsRequest {
     if (!parsed.ok && parsed.messages[0] === "Invalid parameter: tokenid") {
       throw new HttpError(400, [`Invalid parameter: ${TOKEN_ID}`]);
     }
-    const one = orFail(parsed);
+    const { tokenId: one, serialNumbers, paging, ...rest } = orFail(parsed);
     return {
-      ...one,
-      scope: { kind: "one", tokenId: one.tokenId },
-      serials: one.serialNumbers,
-      next: singleTokenNext(onShortPath(one.paging, request)),
+      ...rest,
+      scope: { kind: "one", tokenId: one },
+      serials: serialNumbers,
+      paging: { kind: "one", paging: onShortPath(paging, request) },
     };
   }
 
@@ -183,22 +238,19 @@ function shortNftsRequest(url: string): NftsRequest {
     else if (key === "order") order = value as Order;
   }
   const { scope, keyConditions } = orFail(crossTokenScope("serialnumber", tokenConditions, serials));
+  // Across tokens the walk goes by token then serial, or by owner (an index seek): a serial number or an owner
+  // range would make it skip any number of NFTs, so they need a token.
+  const messages: string[] = [];
+  if (accountIds.some((c) => c.op !== "eq")) messages.push("account.id across tokens takes only eq");
+  if (keyConditions.some((c) => c.op === "eq"))
+    messages.push("serialnumber=eq across tokens needs a token.id");
+  if (messages.length > 0) throw new HttpError(400, messages);
   return {
     scope,
     accountIds,
     serials: keyConditions,
     order,
     limit,
-    next: (rows) => {
-      const last = rows.at(-1);
-      return crossTokenNextLink({
-        request,
-        keyName: "serialnumber",
-        order,
-        limit,
-        count: rows.length,
-        last: last && { tokenId: last.token_id, key: last.serial.toString() },
-      });
-    },
+    paging: { kind: "all", request },
   };
 }

@@ -10,8 +10,9 @@
  * - `answer` runs wherever the index is read (a read worker): it takes the store and `parse`'s value, runs the
  *   queries and renders the answer. Errors that need data (a 404, an alias that names nobody) are thrown here.
  *
- * Route modules export their definitions without a store (`defineRoute`), so that every thread can build the
- * same table and find a route by its template.
+ * Route modules export factories of their definitions that take no store (`defineRoute`), so that every thread
+ * builds the same table and finds a route by its template: the front to match and parse, each read worker to
+ * answer. What travels between the two is `parse`'s value, so it must survive `structuredClone`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ReadStore } from "../../store/read-store.ts";
@@ -52,8 +53,19 @@ export type RouteAnswer = {
  */
 export type RouteStyle = "node" | "java";
 
-/** A handler that reads the request body itself (`POST /api/v1/network/fees`) and writes its whole answer. */
-export type PostHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+/**
+ * POST on a route (`/api/v1/network/fees`), in the same two steps as GET; never cached, answered in the route's
+ * style (`java`) without ETag or `Cache-Control`.
+ */
+export type PostStep<Q = unknown> = {
+  /**
+   * On the front's thread: checks the content type and parameters and reads the body (bounded), returning what
+   * `answer` needs (the body bytes included). May set response headers (`Connection: close`) before it throws.
+   */
+  readonly parse: (req: IncomingMessage, res: ServerResponse, request: RouteRequest) => Promise<Q>;
+  /** Where the index is read (a read worker): computes and renders the answer. */
+  readonly answer: (store: ReadStore, query: Q, request: RouteRequest) => RouteAnswer;
+};
 
 type RouteCommon = {
   /** OpenAPI-style path template, e.g. `/api/v1/tokens/{tokenId}`. */
@@ -62,7 +74,7 @@ type RouteCommon = {
   /** The public mirror node's `Cache-Control: max-age` for the route, in seconds. */
   readonly maxAge: number;
   /** POST, if the path takes it; never cached. */
-  readonly post?: PostHandler;
+  readonly post?: PostStep;
   readonly style?: RouteStyle;
   /**
    * Which path parameters the route takes (default: any). Where the public mirror node's ingress sends only
@@ -85,21 +97,9 @@ export function defineRoute<Q>(route: RouteDef<Q>): RouteDef {
   return route as unknown as RouteDef;
 }
 
-/**
- * A route written before the two steps: one handler that closes over the store of the thread that built it. Such
- * routes parse and query in one place; `fromHandler` makes them table routes whose `parse` passes the request
- * on unchanged and whose `answer` ignores the store it is given (to be split into the two steps).
- */
-export type HandlerRouteDef = RouteCommon & {
-  readonly handle: (request: RouteRequest) => RouteAnswer;
-};
-
-export function fromHandler({ handle, ...common }: HandlerRouteDef): RouteDef {
-  return defineRoute<RouteRequest>({
-    ...common,
-    parse: (request) => request,
-    answer: (_store, request) => handle(request),
-  });
+/** Declares a POST step, checking that `answer` takes what `parse` resolves to. */
+export function definePost<Q>(post: PostStep<Q>): PostStep {
+  return post as unknown as PostStep;
 }
 
 /** Renders a response object (exact int64 JSON) with its `links.next`, if any. */

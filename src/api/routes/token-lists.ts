@@ -10,12 +10,13 @@ import {
   type PagingContext,
   parseTokenBalancesRequest,
   parseTokensRequest,
+  type RequestParts,
   tokenBalancesSpec,
   validateFilters,
 } from "../params/index.ts";
 import { tokenIdSpec } from "../params/param-specs.ts";
 import { tokenBalanceView, tokenListItemView } from "../views/token-lists.ts";
-import { type HandlerRouteDef, jsonAnswer, type RouteAnswer } from "./route-table.ts";
+import { defineRoute, jsonAnswer, type RouteAnswer, type RouteDef } from "./route-table.ts";
 import {
   crossTokenNextLink,
   crossTokenScope,
@@ -30,7 +31,15 @@ import {
 const TOKENS_MAX_AGE = 10;
 const BALANCES_MAX_AGE = 1;
 
-/** What a balances page needs once the token scope is known. */
+/**
+ * How a balances page links onward: upstream's rule on one token (`account.id` anchor), or the (token, account)
+ * pair of a list across tokens (see token-id-query.ts). Data, not a function: it travels to the read worker.
+ */
+type BalancesPaging =
+  | { readonly kind: "one"; readonly paging: PagingContext }
+  | { readonly kind: "all"; readonly request: RequestParts };
+
+/** What a balances page needs once the token scope is known (`parse`'s value of the balance routes). */
 type BalancesRequest = {
   scope: TokenScope;
   accountIds: readonly Comparison<bigint | null>[];
@@ -39,22 +48,21 @@ type BalancesRequest = {
   timestamps: readonly Comparison<bigint>[];
   order: Order;
   limit: number;
-  /** Builds the next link from the page's rows. */
-  next: (rows: readonly BalanceRow[]) => string | null;
+  paging: BalancesPaging;
 };
 
 /**
  * `GET /api/v1/tokens`, `GET /api/v1/tokens/balances` and `GET /api/v1/tokens/{tokenId}/balances`, cached as
  * lists. Listed before the token-info route, which would otherwise take `balances` for a token.
  */
-export function tokenListRoutes(store: ReadStore): HandlerRouteDef[] {
+export function tokenListRoutes(): RouteDef[] {
   return [
-    {
+    defineRoute({
       template: "/api/v1/tokens",
       caching: "stale-ok",
       maxAge: TOKENS_MAX_AGE,
-      handle: ({ url }) => {
-        const request = orFail(parseTokensRequest(url));
+      parse: ({ url }) => orFail(parseTokensRequest(url)),
+      answer: (store, request) => {
         const rows = store.tokenLists.listTokens({
           tokenIds: request.tokenIds,
           tokenConditions: request.tokenIdRanges,
@@ -70,26 +78,26 @@ export function tokenListRoutes(store: ReadStore): HandlerRouteDef[] {
         const next = nextLink(request.paging, rows.length, last && (formatEntityId(last.id) ?? undefined));
         return jsonAnswer({ tokens, links: { next } });
       },
-    },
-    {
+    }),
+    defineRoute({
       template: "/api/v1/tokens/balances",
       caching: "stale-ok",
       maxAge: BALANCES_MAX_AGE,
-      handle: ({ url }) => balancesPage(store, shortBalancesRequest(url)),
-    },
-    {
+      parse: ({ url }) => shortBalancesRequest(url),
+      answer: balancesPage,
+    }),
+    defineRoute({
       template: "/api/v1/tokens/{tokenId}/balances",
       caching: "stale-ok",
       maxAge: BALANCES_MAX_AGE,
-      handle: ({ url, params }) => {
-        const request = orFail(parseTokenBalancesRequest({ tokenId: params.tokenId! }, url));
-        return balancesPage(store, {
-          ...request,
-          scope: { kind: "one", tokenId: request.tokenId },
-          next: singleTokenNext(request.paging),
-        });
+      parse: ({ url, params }): BalancesRequest => {
+        const { tokenId, paging, ...request } = orFail(
+          parseTokenBalancesRequest({ tokenId: params.tokenId! }, url),
+        );
+        return { ...request, scope: { kind: "one", tokenId }, paging: { kind: "one", paging } };
       },
-    },
+      answer: balancesPage,
+    }),
   ];
 }
 
@@ -117,7 +125,7 @@ function balancesPage(store: ReadStore, request: BalancesRequest): RouteAnswer {
   return jsonAnswer({
     timestamp: timestampNs === null ? null : formatTimestamp(timestampNs),
     balances: rows.map(tokenBalanceView),
-    links: { next: request.next(rows) },
+    links: { next: balancesNext(request, rows) },
   });
 }
 
@@ -125,11 +133,23 @@ function emptyBalances(): RouteAnswer {
   return jsonAnswer({ timestamp: null, balances: [], links: { next: null } });
 }
 
-function singleTokenNext(paging: PagingContext): (rows: readonly BalanceRow[]) => string | null {
-  return (rows) => {
-    const last = rows.at(-1);
-    return nextLink(paging, rows.length, last && (formatEntityId(last.account_id) ?? undefined));
-  };
+function balancesNext(request: BalancesRequest, rows: readonly BalanceRow[]): string | null {
+  const last = rows.at(-1);
+  if (request.paging.kind === "one") {
+    return nextLink(
+      request.paging.paging,
+      rows.length,
+      last && (formatEntityId(last.account_id) ?? undefined),
+    );
+  }
+  return crossTokenNextLink({
+    request: request.paging.request,
+    keyName: "account.id",
+    order: request.order,
+    limit: request.limit,
+    count: rows.length,
+    last: last && { tokenId: last.token_id, key: formatEntityId(last.account_id) ?? "" },
+  });
 }
 
 /** `/api/v1/tokens/balances`: one token when `token.id` names one, otherwise every token. */
@@ -140,11 +160,11 @@ function shortBalancesRequest(url: string): BalancesRequest {
     if (!parsed.ok && parsed.messages[0] === "Invalid parameter: tokenid") {
       orFail({ ok: false, messages: [`Invalid parameter: ${TOKEN_ID}`] });
     }
-    const one = orFail(parsed);
+    const { tokenId: one, paging, ...rest } = orFail(parsed);
     return {
-      ...one,
-      scope: { kind: "one", tokenId: one.tokenId },
-      next: singleTokenNext(onShortPath(one.paging, request)),
+      ...rest,
+      scope: { kind: "one", tokenId: one },
+      paging: { kind: "one", paging: onShortPath(paging, request) },
     };
   }
 
@@ -167,6 +187,14 @@ function shortBalancesRequest(url: string): BalancesRequest {
     else if (key === "order") order = value as Order;
   }
   const { scope, keyConditions, empty } = orFail(crossTokenScope("account.id", tokenConditions, accountIds));
+  // Balances at an instant, or filtered by amount, are read per relationship: across tokens that walk is bounded
+  // only by one account's relationships (an index seek), never by every relationship of the ledger.
+  if (!keyConditions.some((c) => c.op === "eq")) {
+    const messages: string[] = [];
+    if (balances.length > 0) messages.push("account.balance across tokens needs an account.id");
+    if (timestamps.length > 0) messages.push("timestamp across tokens needs an account.id");
+    if (messages.length > 0) orFail({ ok: false, messages });
+  }
   return {
     scope,
     // A pair bound on an EVM address that names no account: nothing can follow it.
@@ -176,16 +204,6 @@ function shortBalancesRequest(url: string): BalancesRequest {
     timestamps,
     order,
     limit,
-    next: (rows) => {
-      const last = rows.at(-1);
-      return crossTokenNextLink({
-        request,
-        keyName: "account.id",
-        order,
-        limit,
-        count: rows.length,
-        last: last && { tokenId: last.token_id, key: formatEntityId(last.account_id) ?? "" },
-      });
-    },
+    paging: { kind: "all", request },
   };
 }

@@ -1,0 +1,17 @@
+import { createJobAnswerer } from "../../src/api/answer-job.ts";
+import type { ReadAnswerer } from "../../src/api/read-pool.ts";
+import type { RouteDef } from "../../src/api/routes/route-table.ts";
+import type { ReadStore } from "../../src/store/read-store.ts";
+
+/**
+ * The answer step run in the test's own thread, for tests of the front with routes of their own: the same
+ * `createJobAnswerer` every read worker runs, without a thread. The service itself always uses the pool.
+ */
+export function inThreadReads(
+  routes: readonly RouteDef[],
+  store: ReadStore,
+  listStaleMs = 1000,
+): ReadAnswerer {
+  const answer = createJobAnswerer(routes, store, listStaleMs);
+  return { run: (job) => Promise.resolve(structuredClone(answer(structuredClone(job)))) };
+}
