@@ -21,7 +21,7 @@ import {
 } from "../../store/transaction-lists.ts";
 import { toBigInt } from "../../streams/long.ts";
 import { proto } from "../../streams/proto.ts";
-import { transactionBodyBytes } from "../../streams/transaction-body-bytes.ts";
+import { bodyFieldNumber, transactionBodyBytes } from "../../streams/transaction-body-bytes.ts";
 import {
   type BodyAccountAmount,
   type BodyFields,
@@ -29,7 +29,7 @@ import {
   readCryptoTransferAmounts,
 } from "../../streams/transaction-body-fields.ts";
 import { timestampToNs } from "../../time.ts";
-import { bodyFieldNumber, type DecodedItem } from "../decode.ts";
+import type { DecodedItem } from "../decode.ts";
 import { transactionEntityId } from "../transaction-entity.ts";
 import type { HandlerContext } from "./context.ts";
 
