@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { KeyRing } from "../../fixtures/writer/scenario/keys.ts";
 import { aliasToEvmAddress } from "../../src/ingest/handlers/alias.ts";
-import { keccak256 } from "../../src/ingest/keccak256.ts";
+import { keccak256 } from "../../src/streams/keccak.ts";
 
 const hex = (bytes: Uint8Array | null) => (bytes === null ? null : Buffer.from(bytes).toString("hex"));
 

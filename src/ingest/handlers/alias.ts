@@ -1,6 +1,6 @@
 import { ECDH } from "node:crypto";
+import { keccak256 } from "../../streams/keccak.ts";
 import { proto } from "../../streams/proto.ts";
-import { keccak256 } from "../keccak256.ts";
 
 export const EVM_ADDRESS_BYTES = 20;
 
