@@ -4,10 +4,12 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, ingest-speed, block-ingest, account-relations, reads
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, transactions, ingest-speed, block-ingest, account-relations, reads, accounts
  *   npm run bench -- ingest-speed --large   # with the 1M-transaction scaling point (several minutes more)
+ *   npm run bench -- transactions --baseline=REF   # ingest speed next to the build of git ref REF too
  */
 import { benchAccountRelations } from "./account-relations.ts";
+import { benchAccounts } from "./accounts.ts";
 import { benchBlockIngest } from "./block-ingest.ts";
 import { benchBlocks } from "./blocks.ts";
 import { benchFeeEstimate } from "./fee-estimate.ts";
@@ -20,6 +22,7 @@ import { benchReadPool } from "./read-pool.ts";
 import { benchStartup, summarize } from "./startup.ts";
 import { benchTokensGroup } from "./tokens-group.ts";
 import { benchTopics } from "./topics.ts";
+import { benchTransactions } from "./transactions.ts";
 
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith("--"));
 const parts = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
@@ -69,6 +72,12 @@ if (wanted("tokens")) {
   const { results } = await benchTokensGroup();
   for (const r of results) verdict(r.name, r.ratio, r.target);
 }
+if (wanted("accounts")) {
+  console.log("== accounts and balances");
+  const { results, scaling } = await benchAccounts();
+  for (const r of results) verdict(r.name, r.ratio, r.target);
+  for (const s of scaling) verdict(`${s.name}, large/small`, s.ratio, 0.5);
+}
 if (wanted("network")) {
   console.log("== network group");
   for (const r of await benchNetwork()) verdict(r.name, r.ratio, r.target);
@@ -94,6 +103,22 @@ if (wanted("account-relations")) {
 if (wanted("topics")) {
   console.log("== topics group");
   for (const r of await benchTopics()) verdict(r.name, r.ratio, r.target, r.cpu);
+}
+if (wanted("transactions")) {
+  console.log("== transactions");
+  const baseline = flags.find((flag) => flag.startsWith("--baseline="))?.slice("--baseline=".length);
+  const { ingest, size, results } = await benchTransactions(baseline === undefined ? {} : { baseline });
+  for (const r of results) verdict(r.name, r.ratio, r.target);
+  const bytes = size.bytesPerTransaction;
+  verdicts.push(
+    `${"transaction index, bytes per transaction".padEnd(56)} ${bytes.toFixed(0)} (target 400) ${bytes <= 400 ? "met" : "MISSED"}`,
+  );
+  if (ingest.slowdown !== null) {
+    const slower = ingest.slowdown * 100;
+    verdicts.push(
+      `${`ingest slowdown next to ${baseline}`.padEnd(56)} ${slower.toFixed(1)}% (target 15%) ${slower <= 15 ? "met" : "MISSED"}`,
+    );
+  }
 }
 if (wanted("reads")) {
   console.log("== reads off the event loop: the read-worker pool (wrk)");

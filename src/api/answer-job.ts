@@ -29,6 +29,7 @@ export function renderRouteAnswer(route: RouteDef, answer: RouteAnswer): Rendere
     answer.next,
     answer.contentType ?? (java ? JAVA_JSON_TYPE : JSON_CONTENT_TYPE),
     java ? javaEtag : weakEtag,
+    answer.maxAge ?? null,
   );
 }
 

@@ -10,6 +10,8 @@ import { errorHandler, notFound } from "./http-errors.ts";
 import type { ReadAnswerer } from "./read-pool.ts";
 import { accountJavaListRoutes } from "./routes/account-java-lists.ts";
 import { accountRelationRoutes } from "./routes/account-relations.ts";
+import { accountRoutes } from "./routes/accounts.ts";
+import { balanceRoutes } from "./routes/balances.ts";
 import { blockRoutes } from "./routes/blocks.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { feeEstimatePost } from "./routes/fee-estimate.ts";
@@ -21,6 +23,7 @@ import type { RouteDef } from "./routes/route-table.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { topicRoutes } from "./routes/topics.ts";
+import { transactionRoutes } from "./routes/transactions.ts";
 
 export type AppDeps = {
   /** Where route answers are computed: the read-worker pool. */
@@ -67,6 +70,9 @@ export function apiRoutes(): RouteDef[] {
     ...blockRoutes(),
     ...networkRoutes(feeEstimatePost()),
     ...networkSupplyRoutes(),
+    ...transactionRoutes(),
+    ...accountRoutes(),
+    ...balanceRoutes(),
     ...accountRelationRoutes(),
     ...accountJavaListRoutes(),
     ...topicRoutes(),

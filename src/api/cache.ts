@@ -132,6 +132,8 @@ export type RenderedBody = {
   readonly contentType: string;
   /** The `Link` header (null: none, or a next link too long for a header). */
   readonly link: string | null;
+  /** `Cache-Control: max-age` of this answer when it is not its route's (`RouteAnswer.maxAge`); null: the route's. */
+  readonly maxAge: number | null;
 };
 
 /** Bodies from this many characters on are rendered as bytes (see `RenderedBody.body`). */
@@ -144,6 +146,7 @@ export function renderBody(
   next: string | null,
   contentType = JSON_CONTENT_TYPE,
   etagOf: ((body: string | Uint8Array, bytes: number) => string) | null = weakEtag,
+  maxAge: number | null = null,
 ): RenderedBody {
   // A large body is encoded once, and its length and ETag read from the bytes (a string would be scanned for
   // its length, encoded again to hash it, copied to the front and encoded there once more to be written).
@@ -163,11 +166,19 @@ export function renderBody(
     etag: etagOf === null ? "" : etagOf(body, bytes),
     contentType,
     link: next === null ? null : linkHeaderValue(next),
+    maxAge,
   };
 }
 
-/** A rendered body with every header but the conditional ones (`cacheControl` null: none, as POST answers). */
-export function responseOf(rendered: RenderedBody, cacheControl: string | null): RenderedResponse {
+/**
+ * A rendered body with every header but the conditional ones (`cacheControl`: the route's, which an answer's own
+ * `maxAge` overrides; null: none, as POST answers).
+ */
+export function responseOf(rendered: RenderedBody, routeCacheControl: string | null): RenderedResponse {
+  const cacheControl =
+    routeCacheControl === null || rendered.maxAge === null
+      ? routeCacheControl
+      : `public, max-age=${rendered.maxAge}`;
   const headers = [CORS_HEADER, "*"];
   if (cacheControl !== null) headers.push("Cache-Control", cacheControl);
   headers.push("Content-Type", rendered.contentType, "Content-Length", String(rendered.bytes));

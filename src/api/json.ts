@@ -23,6 +23,7 @@ export function toJson(value: unknown): string {
       break;
   }
   if (value === null) return "null";
+  if (value instanceof RawJson) return value.text;
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
     let out = `[${toJson(value[0])}`;
@@ -52,4 +53,12 @@ export function quoteString(text: string): string {
     if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text);
   }
   return `"${text}"`;
+}
+
+/**
+ * JSON text a view rendered already (a transaction object, rendered straight to text for speed): `toJson` writes
+ * it as it is wherever it appears in a response object.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
 }

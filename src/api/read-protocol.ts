@@ -25,7 +25,13 @@ export type ReadJob = {
 /** Why a job has no answer. */
 export type ReadFailure =
   /** An `HttpError` or `ParameterError` thrown by `answer` (e.g. 404). */
-  | { readonly kind: "http"; readonly status: number; readonly messages: readonly string[] }
+  | {
+      readonly kind: "http";
+      readonly status: number;
+      readonly messages: readonly string[];
+      /** `HttpError.details` (upstream's `detail` of a message), if any. */
+      readonly details?: readonly (string | undefined)[];
+    }
   /** A `JavaHttpError` thrown by a `java` route's `answer`. */
   | {
       readonly kind: "java";
@@ -60,7 +66,10 @@ export type WireJob = readonly [
   params: RouteRequest["params"],
 ];
 
-/** An answer on the wire: `[id, status, body, UTF-8 bytes, ETag, content type, Link header or null]`. */
+/**
+ * An answer on the wire: `[id, status, body, UTF-8 bytes, ETag, content type, Link header or null, max-age or
+ * null]`.
+ */
 export type WireAnswer = readonly [
   id: number,
   status: number,
@@ -69,6 +78,7 @@ export type WireAnswer = readonly [
   etag: string,
   contentType: string,
   link: string | null,
+  maxAge: number | null,
 ];
 
 /** A failure on the wire: `[id, failure]`. */
@@ -98,20 +108,22 @@ export function fromWireJob(wire: WireJob): { id: number; job: ReadJob } {
 
 export function toWireOutcome(id: number, outcome: ReadOutcome): WireOutcome {
   if (!outcome.ok) return [id, outcome.failure];
-  const { status, body, bytes, etag, contentType, link } = outcome.response;
-  return [id, status, body, bytes, etag, contentType, link];
+  const { status, body, bytes, etag, contentType, link, maxAge } = outcome.response;
+  return [id, status, body, bytes, etag, contentType, link, maxAge];
 }
 
 export function fromWireOutcome(wire: WireOutcome): ReadOutcome {
   if (wire.length === 2) return { ok: false, failure: wire[1] };
-  const [, status, body, bytes, etag, contentType, link] = wire;
-  return { ok: true, response: { status, body, bytes, etag, contentType, link } };
+  const [, status, body, bytes, etag, contentType, link, maxAge] = wire;
+  return { ok: true, response: { status, body, bytes, etag, contentType, link, maxAge } };
 }
 
 /** A thrown value as a `ReadFailure`. */
 export function failureOf(error: unknown): ReadFailure {
   if (error instanceof HttpError || error instanceof ParameterError) {
-    return { kind: "http", status: error.status, messages: [...error.messages] };
+    const details =
+      error instanceof HttpError && error.details.length > 0 ? { details: [...error.details] } : {};
+    return { kind: "http", status: error.status, messages: [...error.messages], ...details };
   }
   if (error instanceof JavaHttpError) {
     return { kind: "java", status: error.status, messages: error.messages, headers: error.headers };
@@ -141,7 +153,7 @@ export function failureOf(error: unknown): ReadFailure {
 export function errorOf(failure: ReadFailure, style: "node" | "java"): Error {
   switch (failure.kind) {
     case "http":
-      return new HttpError(failure.status, [...failure.messages]);
+      return new HttpError(failure.status, [...failure.messages], failure.details ?? []);
     case "java":
       return new JavaHttpError(failure.status, failure.messages, failure.headers);
     case "timeout":

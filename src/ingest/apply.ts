@@ -1,13 +1,14 @@
-import { entityIdOf } from "../ids.ts";
 import type { WriteStore } from "../store/write-store.ts";
 import { BLOCK_STREAM_VERSION, type BlockFile } from "../streams/block-file.ts";
 import { blockRecords } from "../streams/block-records.ts";
 import { toBigInt } from "../streams/long.ts";
 import type { HapiVersion, RecordFile } from "../streams/types.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord, decodeItem } from "./decode.ts";
+import { applyAccountFacts } from "./handlers/account-facts.ts";
 import { applyHbarTransfers } from "./handlers/hbar-transfers.ts";
 import { HANDLERS } from "./handlers/index.ts";
 import { applyRecordRelations } from "./handlers/record-relations.ts";
+import { indexTransaction } from "./handlers/transaction-index.ts";
 import { applyRecordTransfers } from "./handlers/transfers.ts";
 
 export type AppliedFile = {
@@ -116,7 +117,7 @@ function writeBlockRows(
   let applied = 0;
   for (const item of items) {
     if ((applied++ & 63) === 63 && shouldStop?.()) throw new AbandonedError(meta.name);
-    applyItem(store, meta.hapiVersion, item, blockNumber);
+    applyItem(store, meta.hapiVersion, item);
     const result = item.record.contractCallResult ?? item.record.contractCreateResult;
     // Block gas and bloom count top-level transactions (nonce 0) only, as the mirror node does; any such
     // contract result starts the block's bloom, even one whose own bloom is empty.
@@ -129,6 +130,7 @@ function writeBlockRows(
   // Hbar balance rows are cut per record file (not per commit group), so the index is the same whichever files
   // happened to share a commit: a resumed catch-up writes exactly the rows an uninterrupted one does.
   store.hbar.flush();
+  store.cutTransactionFile();
   store.insertRecordFile({
     number: blockNumber,
     name: meta.name,
@@ -155,29 +157,13 @@ function writeBlockRows(
   return { name: meta.name, blockNumber, transactions: items.length, consensusStart, consensusEnd };
 }
 
-function applyItem(
-  store: WriteStore,
-  hapiVersion: HapiVersion | null,
-  item: DecodedItem,
-  blockNumber: bigint,
-): void {
-  const receipt = item.record.receipt;
-  store.insertTransaction({
-    consensusNs: item.consensusNs,
-    type: item.typeId,
-    result: item.status,
-    payerId: item.payerId,
-    validStartNs: item.validStartNs,
-    nonce: item.nonce,
-    scheduled: item.scheduled,
-    chargedFee: item.chargedFeeTinybars,
-    entityId: entityIdOf(receipt?.tokenID) ?? entityIdOf(receipt?.accountID),
-    blockNumber,
-  });
+function applyItem(store: WriteStore, hapiVersion: HapiVersion | null, item: DecodedItem): void {
   const ctx = { item, store, hapiVersion };
+  const transfers = indexTransaction(ctx);
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
+  applyAccountFacts(ctx);
   applyRecordTransfers(ctx);
-  applyHbarTransfers(ctx);
+  applyHbarTransfers(ctx, transfers);
   applyRecordRelations(ctx);
 }
 

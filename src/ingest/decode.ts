@@ -2,7 +2,8 @@ import { entityIdOf } from "../ids.ts";
 import type { BlockRecord } from "../streams/block-records.ts";
 import { toBigInt } from "../streams/long.ts";
 import { proto } from "../streams/proto.ts";
-import { bodyDataField, transactionBodyBytes } from "../streams/transaction-body-bytes.ts";
+import { bodyCaseOf, transactionBodyBytes } from "../streams/transaction-body-bytes.ts";
+
 import type { RecordItem } from "../streams/types.ts";
 import { timestampToNs } from "../time.ts";
 import { transactionTypeId } from "./transaction-types.ts";
@@ -51,13 +52,17 @@ export function decodeItem(item: RecordItem): DecodedItem {
  * (streams/block-records.ts): handlers cannot tell the two apart.
  */
 export function decodeBlockRecord(block: BlockRecord): DecodedItem {
-  return decodedItemOf(block.record, block.bodyBytes);
+  return decodedItemOf(block.record, block.bodyBytes, block.bodyCase, block.body);
 }
 
-function decodedItemOf(record: proto.TransactionRecord, bodyBytes: Uint8Array): DecodedItem {
-  const dataField = bodyDataField(bodyBytes, isDataField);
-  const bodyCase = dataField === null ? undefined : DATA_CASES.get(dataField);
-  let body: proto.TransactionBody | undefined;
+/** `bodyCase` and `body` when the caller knows them already (a block's transformer read the body first). */
+function decodedItemOf(
+  record: proto.TransactionRecord,
+  bodyBytes: Uint8Array,
+  bodyCase = bodyCaseOf(bodyBytes),
+  decoded?: proto.TransactionBody,
+): DecodedItem {
+  let body = decoded;
   const bodyOf = () => {
     if (body === undefined) {
       try {
@@ -88,27 +93,6 @@ function decodedItemOf(record: proto.TransactionRecord, bodyBytes: Uint8Array): 
     chargedFeeTinybars: toBigInt(record.transactionFee),
   };
 }
-
-/**
- * `TransactionBody.data` members by field number, learnt from the generated decoder itself: a body holding only
- * an empty field n decodes with `data` set to n's member name, or not at all for the body's other fields.
- */
-const DATA_CASES: ReadonlyMap<number, string> = (() => {
-  const cases = new Map<number, string>();
-  for (let field = 1; field < 256; field++) {
-    const tag = (field << 3) | 2;
-    const bytes = tag < 0x80 ? Uint8Array.of(tag, 0) : Uint8Array.of((tag & 0x7f) | 0x80, tag >>> 7, 0);
-    try {
-      const data = proto.TransactionBody.decode(bytes).data;
-      if (data) cases.set(field, data);
-    } catch {
-      // not a length-delimited field of TransactionBody
-    }
-  }
-  return cases;
-})();
-
-const isDataField = (field: number) => DATA_CASES.has(field);
 
 /** An item whose transaction or record bytes do not decode (the caller turns it into a CorruptFileError). */
 export class DecodeError extends Error {}

@@ -58,7 +58,7 @@ const TYPES: Record<string, readonly [number, string]> = {
   tokenAirdrop: [58, "TOKENAIRDROP"],
   tokenCancelAirdrop: [59, "TOKENCANCELAIRDROP"],
   tokenClaimAirdrop: [60, "TOKENCLAIMAIRDROP"],
-  atomicBatch: [74, "ATOMIC_BATCH"],
+  atomicBatch: [74, "ATOMICBATCH"],
   hookStore: [75, "HOOKSTORE"],
   ledgerIdPublication: [77, "LEDGERIDPUBLICATION"],
   registeredNodeCreate: [101, "REGISTEREDNODECREATE"],
@@ -78,4 +78,16 @@ const NAMES = new Map<number, string>(Object.values(TYPES).map(([id, name]) => [
 /** The REST name of a type id (`UNKNOWN` for ids the mirror node does not name). */
 export function transactionTypeName(id: number): string {
   return NAMES.get(id) ?? "UNKNOWN";
+}
+
+const IDS_BY_NAME = new Map<string, number>(Object.values(TYPES).map(([id, name]) => [name, id]));
+
+/** Every REST type name (`CRYPTOTRANSFER`, …), the names `transactiontype` filters accept. */
+export function transactionTypeNames(): string[] {
+  return [...IDS_BY_NAME.keys()];
+}
+
+/** The type id of a REST type name (upper case), or -1. */
+export function transactionTypeIdOfName(name: string): number {
+  return IDS_BY_NAME.get(name) ?? UNKNOWN_TYPE;
 }

@@ -5,8 +5,8 @@ import type { Db } from "./db.ts";
  * is open) drops them while it applies files and builds them again, once, at the end: one sort instead of an
  * index update for every row written. Unique indexes stay: they guard "one current version per key".
  *
- * The statements are the ones their migrations (0001, 0030, 0050, 0080) ran, verbatim, so the rebuilt schema is
- * the same text. A process killed while they are dropped leaves them missing: every worker start calls
+ * The statements are the ones their migrations (0001, 0020, 0030, 0050, 0080) ran, verbatim, so the rebuilt
+ * schema is the same text. A process killed while they are dropped leaves them missing: every worker start calls
  * `restoreReadIndexes`.
  */
 const READ_INDEXES: ReadonlyArray<readonly [name: string, sql: string]> = [
@@ -32,6 +32,14 @@ const READ_INDEXES: ReadonlyArray<readonly [name: string, sql: string]> = [
   [
     "token_account_closed_by_account",
     "CREATE INDEX token_account_closed_by_account ON token_account (account_id, token_id, valid_from) WHERE valid_to IS NOT NULL",
+  ],
+  // The transaction index's (migrations/transactions.ts 0020).
+  ["transaction_kind", 'CREATE INDEX transaction_kind ON "transaction" (kind)'],
+  ["transaction_id", 'CREATE INDEX transaction_id ON "transaction" (valid_start_ns, payer_id)'],
+  ["transaction_hash", 'CREATE INDEX transaction_hash ON "transaction" (substr(hash, 1, 4))'],
+  [
+    "transaction_account_key",
+    "CREATE INDEX transaction_account_key ON transaction_account (account_id, kind, first_ns)",
   ],
 ];
 

@@ -4,6 +4,7 @@ import type { Db } from "./db.ts";
 import { createHbarLedger, type HbarLedger } from "./hbar-ledger.ts";
 import { createNetworkWrites, type NetworkWrites } from "./network-writes.ts";
 import { createTopicMessageWrites, type TopicMessageWrites } from "./topic-writes.ts";
+import { createTransactionWrites, type TransactionIndexRow } from "./transaction-writes.ts";
 import { createVersionedTable, type Row, type VersionedTable } from "./versioned.ts";
 
 export type RecordFileRow = {
@@ -29,19 +30,6 @@ export type CursorRow = {
   hash: Uint8Array;
   blockNumber: bigint;
   consensusEnd: bigint;
-};
-
-export type TransactionRow = {
-  consensusNs: bigint;
-  type: number;
-  result: number;
-  payerId: bigint;
-  validStartNs: bigint;
-  nonce: number;
-  scheduled: boolean;
-  chargedFee: bigint;
-  entityId: bigint | null;
-  blockNumber: bigint;
 };
 
 /** Freeze and KYC status a new token-account row starts with, decided by the token's keys. */
@@ -73,7 +61,10 @@ export type WriteStore = {
   /** The proof of a block stream block (recorded unverified: TSS signatures cannot be checked in Node yet). */
   insertBlockProof(row: { number: bigint; kind: string; verified: boolean }): void;
   setCursor(row: CursorRow): void;
-  insertTransaction(row: TransactionRow): void;
+  /** The transaction index (store/transaction-writes.ts). */
+  insertTransaction(row: TransactionIndexRow): void;
+  /** Ends a record file's transaction-index account rows (once per file, so commit groups change nothing). */
+  cutTransactionFile(): void;
   insertTokenTransfer(
     consensusNs: bigint,
     tokenId: bigint,
@@ -128,6 +119,14 @@ export function createWriteStore(db: Db): WriteStore {
       "expiration_ns",
       "alias",
       "evm_address",
+      // Account fields (migration 0040).
+      "max_automatic_token_associations",
+      "receiver_sig_required",
+      "decline_reward",
+      "staked_account_id",
+      "staked_node_id",
+      "stake_period_start",
+      "ethereum_nonce",
     ],
   );
   const token = createVersionedTable(
@@ -211,18 +210,7 @@ export function createWriteStore(db: Db): WriteStore {
      ON CONFLICT (id) DO UPDATE SET file_name = excluded.file_name, version = excluded.version,
        hash = excluded.hash, block_number = excluded.block_number, consensus_end = excluded.consensus_end`,
   );
-  const transactions = createBatchInsert(db, '"transaction"', [
-    "consensus_ns",
-    "type",
-    "result",
-    "payer_id",
-    "valid_start_ns",
-    "nonce",
-    "scheduled",
-    "charged_fee",
-    "entity_id",
-    "block_number",
-  ]);
+  const transactions = createTransactionWrites(db);
   const tokenTransfers = createBatchInsert(db, "token_transfer", [
     "consensus_ns",
     "token_id",
@@ -278,19 +266,8 @@ export function createWriteStore(db: Db): WriteStore {
     insertRecordFile: (row) => insertRecordFile.run(row),
     insertBlockProof: (row) => insertBlockProof.run(row.number, row.kind, row.verified ? 1 : 0),
     setCursor: (row) => setCursor.run(row),
-    insertTransaction: (r) =>
-      transactions.add(
-        r.consensusNs,
-        r.type,
-        r.result,
-        r.payerId,
-        r.validStartNs,
-        r.nonce,
-        r.scheduled ? 1 : 0,
-        r.chargedFee,
-        r.entityId,
-        r.blockNumber,
-      ),
+    insertTransaction: (row) => transactions.insert(row),
+    cutTransactionFile: () => transactions.cutFile(),
     insertTokenTransfer: (t, tokenId, accountId, amount, isApproval) =>
       tokenTransfers.add(t, tokenId, accountId, amount, isApproval ? 1 : 0),
     insertNftTransfer: (t, tokenId, serial, sender, receiver, isApproval) =>
@@ -328,16 +305,16 @@ export function createWriteStore(db: Db): WriteStore {
     flush() {
       for (const row of pendingBalances.values()) balanceHistory.add(...row);
       pendingBalances = new Map();
-      for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory, topicMessages])
-        batch.flush();
+      transactions.flush();
+      for (const batch of [tokenTransfers, nftTransfers, balanceHistory, topicMessages]) batch.flush();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.flush();
       accountRelations.flush();
       hbar.flush();
     },
     reset() {
       pendingBalances = new Map();
-      for (const batch of [transactions, tokenTransfers, nftTransfers, balanceHistory, topicMessages])
-        batch.clear();
+      transactions.clear();
+      for (const batch of [tokenTransfers, nftTransfers, balanceHistory, topicMessages]) batch.clear();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.reset();
       accountRelations.reset();
       hbar.reset();
@@ -345,4 +322,4 @@ export function createWriteStore(db: Db): WriteStore {
   };
 }
 
-export type { Row };
+export type { Row, TransactionIndexRow };

@@ -42,6 +42,8 @@ export type RouteAnswer = {
   readonly next: string | null;
   /** The body's content type when not the route style's JSON type (`text/plain` of `/network/supply?q=`). */
   readonly contentType?: string;
+  /** `Cache-Control: max-age` of this answer when it differs from the route's (a recent ScheduleCreate's id). */
+  readonly maxAge?: number;
 };
 
 /**

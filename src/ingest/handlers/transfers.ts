@@ -41,7 +41,8 @@ export function applyRecordTransfers({ item, store }: HandlerContext): void {
       const accountId = entityIdOf(transfer.accountID);
       if (accountId === null) continue;
       const amount = toBigInt(transfer.amount);
-      store.insertTokenTransfer(t, tokenId, accountId, amount, fungibleApproval(bodyList, accountId, amount));
+      const isApproval = fungibleApproval(bodyList, accountId, amount, transfer.isApproval === true);
+      store.insertTokenTransfer(t, tokenId, accountId, amount, isApproval);
       store.addBalance(tokenId, accountId, t, amount, defaults);
     }
     for (const transfer of list.nftTransfers ?? []) {
@@ -63,14 +64,22 @@ export function applyRecordTransfers({ item, store }: HandlerContext): void {
 }
 
 /**
- * A record debit is an approved (allowance) transfer when the body lists it so: the body entry with the same
- * account and amount decides; failing that, any approved body entry of the account does. Credits never are.
+ * A record debit is an approved (allowance) transfer as the importer decides it: a body entry equal to the
+ * record's (account, amount and approval flag) gives its flag; failing that, any approved body entry of the
+ * account for the token makes it one. Credits never are.
  */
-function fungibleApproval(bodyList: proto.ITokenTransferList | undefined, accountId: bigint, amount: bigint) {
+function fungibleApproval(
+  bodyList: proto.ITokenTransferList | undefined,
+  accountId: bigint,
+  amount: bigint,
+  recordApproval: boolean,
+) {
   if (bodyList === undefined || amount >= 0n) return false;
   const sameAccount = (bodyList.transfers ?? []).filter((aa) => entityIdOf(aa.accountID) === accountId);
-  const exact = sameAccount.find((aa) => toBigInt(aa.amount) === amount);
-  if (exact !== undefined && exact.isApproval === true) return true;
+  const equal = sameAccount.find(
+    (aa) => toBigInt(aa.amount) === amount && (aa.isApproval === true) === recordApproval,
+  );
+  if (equal !== undefined) return recordApproval;
   return sameAccount.some((aa) => aa.isApproval === true);
 }
 

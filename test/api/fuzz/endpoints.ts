@@ -22,10 +22,17 @@ export type ValueKind =
   | "nodeId"
   | "supplyQuery"
   | "accountPath"
+  | "accountIdOrAlias"
   | "boolean"
   | "topicId"
   | "sequenceNumber"
-  | "encoding";
+  | "encoding"
+  | "transactionType"
+  | "transactionResult"
+  | "creditDebit"
+  | "transactionIdOrHash"
+  | "nonce"
+  | "scheduled";
 
 /**
  * - `node`: `{"_status":{"messages":[{"message":"..."}]}}` (tokens, blocks: the Node mirror node);
@@ -40,6 +47,8 @@ export type FuzzEndpoint = {
   readonly query: Readonly<Record<string, ValueKind>>;
   /** The fixture scenario served while fuzzing it (one with data for the endpoint to answer from). */
   readonly scenario: FuzzScenario;
+  /** A Node-style error may carry a `detail` too (upstream's `/balances` account.id errors). */
+  readonly errorDetail?: boolean;
   /**
    * For a `java` endpoint the public ingress sends only some paths to (`/api/v1/topics/{id}` with a numeric
    * id): whether this request path reaches it. The others are the Node service's 404.
@@ -52,7 +61,9 @@ export type FuzzScenario =
   | "network"
   | "network-supply"
   | "account-relations"
-  | "topics";
+  | "accounts"
+  | "topics"
+  | "transactions";
 
 const pages = { limit: "limit", order: "order" } as const;
 const balances = {
@@ -78,6 +89,34 @@ function reachesJavaTopic(path: string): boolean {
 }
 
 export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
+  {
+    path: "/api/v1/accounts",
+    errorStyle: "node",
+    scenario: "accounts",
+    pathParams: {},
+    query: {
+      "account.id": "accountId",
+      "account.balance": "balance",
+      "account.publickey": "publicKey",
+      balance: "boolean",
+      ...pages,
+    },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}",
+    errorStyle: "node",
+    scenario: "accounts",
+    pathParams: { idOrAliasOrEvmAddress: "accountPath" },
+    query: { timestamp: "timestamp", transactiontype: "transactionType", transactions: "boolean", ...pages },
+  },
+  {
+    path: "/api/v1/balances",
+    errorStyle: "node",
+    errorDetail: true,
+    scenario: "accounts",
+    pathParams: {},
+    query: { ...balances, "account.id": "accountIdOrAlias" },
+  },
   {
     path: "/api/v1/tokens",
     errorStyle: "node",
@@ -168,6 +207,27 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
     scenario: "tokens-group-nfts",
     pathParams: { hashOrNumber: "hashOrNumber" },
     query: {},
+  },
+  {
+    path: "/api/v1/transactions",
+    errorStyle: "node",
+    scenario: "transactions",
+    pathParams: {},
+    query: {
+      "account.id": "accountId",
+      timestamp: "timestamp",
+      transactiontype: "transactionType",
+      result: "transactionResult",
+      type: "creditDebit",
+      ...pages,
+    },
+  },
+  {
+    path: "/api/v1/transactions/{transactionIdOrHash}",
+    errorStyle: "node",
+    scenario: "transactions",
+    pathParams: { transactionIdOrHash: "transactionIdOrHash" },
+    query: { nonce: "nonce", scheduled: "scheduled" },
   },
   {
     path: "/api/v1/network/exchangerate",

@@ -137,6 +137,14 @@ function ledgerValues(ledger: ExpectedLedger) {
     keys: Object.values(ledger.accounts)
       .map((a) => a.key)
       .filter((k): k is string => k !== null),
+    // Scenario summaries also carry each account's EVM address and alias (hex), where it has them.
+    evmAddresses: Object.values(ledger.accounts)
+      .map((a) => (a as { evmAddress?: string | null }).evmAddress)
+      .filter((e): e is string => typeof e === "string"),
+    aliases: Object.values(ledger.accounts)
+      .map((a) => (a as { alias?: string | null }).alias)
+      .filter((e): e is string => typeof e === "string")
+      .map((hex) => encodeBase32(Buffer.from(hex, "hex"))),
     // Every spelling of an account path: IDs, EVM addresses, base32 aliases.
     accountPaths: Object.values(ledger.accounts).flatMap((a) => {
       const { evmAddress, alias } = a as { evmAddress?: string | null; alias?: string | null };
@@ -146,6 +154,9 @@ function ledgerValues(ledger: ExpectedLedger) {
       return spellings;
     }),
     topicIds: ledger.steps.filter((s) => s.type === "consensusCreateTopic").map((s) => s.entityId ?? "0.0.1"),
+    transactionIds: ledger.steps
+      .map((s) => (s as { transactionId?: string }).transactionId)
+      .filter((id): id is string => id !== undefined),
   };
 }
 
@@ -273,10 +284,77 @@ export function valueArbitrary(
           numbers,
         ),
       );
+    case "accountIdOrAlias": {
+      // /balances' account.id: IDs, one EVM address (no shard/realm prefix) or one alias.
+      const named = fc.oneof(
+        fc.constantFrom(...v.accountIds),
+        fc.constantFrom(...v.accountIds).map((id) => id.split(".")[2]!),
+        ...(v.evmAddresses.length > 0
+          ? [fc.constantFrom(...v.evmAddresses), fc.constantFrom(...v.evmAddresses).map((e) => e.slice(2))]
+          : []),
+        ...(v.aliases.length > 0 ? [fc.constantFrom(...v.aliases)] : []),
+      );
+      return pick(
+        named,
+        fc.oneof(
+          fc.constantFrom(...BOUNDARY_IDS, "AABBCC22", "0.0.AABBCC22", "AAA", "A", "aabbcc22"),
+          numbers,
+          fc.stringMatching(/^[A-Z2-7]{1,60}$/),
+          fc.stringMatching(/^(0x|0\.0\.)?[0-9a-fA-F]{38,42}$/),
+        ),
+      );
+    }
     case "boolean":
       return pick(
         fc.constantFrom("true", "false", "TRUE", "yes", "off", "0"),
         fc.constantFrom("", "maybe", "2"),
+      );
+    case "transactionType":
+      return pick(
+        fc.constantFrom(
+          "CRYPTOTRANSFER",
+          "cryptotransfer",
+          "ConsensusCreateTopic",
+          "SCHEDULECREATE",
+          "TOKENMINT",
+          "cryptoupdateaccount",
+          "TOKENCREATION",
+          "ETHEREUMTRANSACTION",
+        ),
+        fc.constantFrom("", "CRYPTO", "UNKNOWN", "ATOMIC_BATCH", "cryptotransfer "),
+      );
+    case "transactionResult":
+      return pick(fc.constantFrom("success", "fail", "SUCCESS", "Fail"), fc.constantFrom("", "ok", "failed"));
+    case "creditDebit":
+      return pick(fc.constantFrom("credit", "debit", "CREDIT", "Debit"), fc.constantFrom("", "both", "cr"));
+    case "nonce":
+      return pick(
+        fc.integer({ min: 0, max: 3 }).map(String),
+        fc.constantFrom("2147483647", "2147483648", "-1"),
+      );
+    case "scheduled":
+      return pick(fc.constantFrom("true", "false", "TRUE", "False"), fc.constantFrom("", "yes", "1"));
+    case "transactionIdOrHash":
+      return pick(
+        fc.oneof(
+          fc.constantFrom(...v.transactionIds),
+          fc.stringMatching(/^[0-9a-f]{96}$/),
+          fc.stringMatching(/^0x[0-9A-F]{96}$/),
+          fc.stringMatching(/^[A-Za-z0-9_-]{64}$/),
+        ),
+        fc.oneof(
+          fc.constantFrom(
+            "0.0.2-1-1",
+            "0.0.2-9999999999999999999-999999999",
+            "0.0.2-1-1234567890",
+            "0.0.274877906944-1-1",
+            "1.2-3-4",
+            "0.0.2@1717228800.000000000",
+            "0.0.2-1717228800.000000000",
+          ),
+          fc.stringMatching(/^[0-9a-fA-F]{90,100}$/),
+          numbers,
+        ),
       );
     case "hashOrNumber":
       return pick(

@@ -1,0 +1,668 @@
+/**
+ * The transaction index, read: lists by the filters of `GET /api/v1/transactions` (also embedded in
+ * `/api/v1/accounts/{id}`), and the transactions of one transaction id or hash.
+ *
+ * Every list is assembled from index seeks, never from a walk that filters what it skips: a filter decides a
+ * set of keys — `(kind)` of the transaction table (type and outcome), or `(account_id, kind)` of
+ * transaction_account (type, outcome and the account's credit / debit) — and each key's transactions are
+ * already in consensus order. Up to `limit` transactions are read per key, the bound tightening as the page
+ * fills, and the streams are merged. The keys present are found by seeking to the next one (at most a few
+ * hundred kinds exist). Only a filter on neither type nor result walks the transaction table itself, and then
+ * every row it reads is on the page (credit/debit without an account: almost every record has both).
+ *
+ * A range of accounts (`account.id=gte:…`) enumerates the accounts in range with the same seeks; past
+ * `MAX_RANGE_ACCOUNTS` accounts it reads candidate transactions in consensus order instead and keeps those
+ * involving an account in range (then dense: that many accounts are in play).
+ */
+import type { Condition, Order, StatementCache } from "./conditions.ts";
+import type { Db } from "./db.ts";
+import {
+  ACCOUNT_KIND_BITS,
+  type HbarTransfer,
+  TRANSACTION_FLAGS,
+  type TransactionExtras,
+  unpackDetails,
+  unpackOffsets,
+} from "./transaction-lists.ts";
+import { type AccountScope, accountScope, type TimeBounds, timeBounds } from "./transaction-plan.ts";
+
+export type { AccountScope, TimeBounds };
+
+/** What `GET /api/v1/transactions` (and an account's embedded list) filters on. */
+export type TransactionListQuery = {
+  /** Eq values form an IN list; other operators are ANDed. A null value (an EVM address naming nobody) matches nothing. */
+  accountIds: readonly Condition<bigint | null>[];
+  /** ANDed; two different eq values or an empty range match nothing. */
+  timestamps: readonly Condition<bigint>[];
+  /** Type ids (transaction-types.ts); empty: every type. */
+  types: readonly number[];
+  result: "success" | "fail" | null;
+  creditDebit: "credit" | "debit" | null;
+  order: Order;
+  limit: number;
+};
+
+export type TokenTransferEntry = { tokenId: bigint; accountId: bigint; amount: bigint; isApproval: boolean };
+
+export type NftTransferEntry = {
+  tokenId: bigint;
+  serial: bigint;
+  senderId: bigint | null;
+  receiverId: bigint | null;
+  isApproval: boolean;
+};
+
+/** One transaction with everything its REST object shows (see api/views/transactions.ts). */
+export type TransactionRow = {
+  consensusNs: bigint;
+  type: number;
+  result: number;
+  payerId: bigint;
+  validStartNs: bigint;
+  nonce: number;
+  scheduled: boolean;
+  highVolume: boolean;
+  chargedFee: bigint;
+  maxFee: bigint;
+  validDurationSeconds: bigint | null;
+  nodeId: bigint | null;
+  entityId: bigint | null;
+  parentNs: bigint | null;
+  /** Empty when the body has no memo. */
+  memo: Uint8Array;
+  hash: Uint8Array;
+  /** Hbar transfers, by account then amount. */
+  transfers: HbarTransfer[];
+  /** Fungible token transfers, by token then account. */
+  tokenTransfers: TokenTransferEntry[];
+  /** NFT transfers in record order. */
+  nftTransfers: NftTransferEntry[];
+  extras: TransactionExtras;
+};
+
+/** Which transactions one id or hash request asks for (`nonce` and `scheduled`: the last value given). */
+export type TransactionLookupFilter = { nonce?: number; scheduled?: boolean };
+
+export type TransactionLookup = {
+  /** Ascending by consensus time, the inner transactions of a batch appended (see `getTransactionsById`). */
+  rows: TransactionRow[];
+};
+
+export type TransactionQueries = {
+  /** Transactions matching the filter, in `order` by consensus time, at most `limit`. */
+  listTransactions(query: TransactionListQuery): TransactionRow[];
+  /** The consensus times `listTransactions` would render (for paging checks and benches). */
+  listTransactionTimestamps(query: TransactionListQuery): bigint[];
+  /**
+   * Every transaction with this payer and valid start (children, the scheduled execution, duplicates), as
+   * upstream's `getTransactionsByIdOrHash` finds them: consensus within [valid start − 10 s, valid start + 35 min],
+   * widened to 62 days after the lower bound for a successful ScheduleCreate whose execution is not found
+   * (or `scheduled=true` with nothing found); then the inner transactions of an atomic batch.
+   */
+  getTransactionsById(
+    payerId: bigint,
+    validStartNs: bigint,
+    filter: TransactionLookupFilter,
+  ): TransactionRow[];
+  /** The transactions with this 48-byte hash (and the payer of the first), ascending. */
+  getTransactionsByHash(hash: Uint8Array, filter: TransactionLookupFilter): TransactionRow[];
+};
+
+/** Past this many accounts in an `account.id` range, candidates are read in consensus order instead. */
+export const MAX_RANGE_ACCOUNTS = 256;
+
+const NS_PER_MS = 1_000_000n;
+/** `maxRecordFileCloseInterval` (10 s): how long before its valid start a transaction may reach consensus. */
+const RECORD_FILE_CLOSE_NS = 10_000n * NS_PER_MS;
+/** `maxTransactionConsensusTimestampRange` (35 min). */
+const TRANSACTION_RANGE_NS = 35n * 60_000n * NS_PER_MS;
+/** `maxScheduledTransactionConsensusTimestampRange` (89285 min, 62 days). */
+const SCHEDULED_RANGE_NS = 89_285n * 60_000n * NS_PER_MS;
+const SCHEDULE_CREATE = 42;
+const SUCCESS_RESULTS = new Set([22, 104, 220]);
+const TYPE_LIMIT = 1 << 20;
+/** Rows read per statement (a page holds at most 100). */
+const ROWS_PER_READ = 100;
+
+const COLUMNS = [
+  "consensus_ns",
+  "type",
+  "result",
+  "payer_id",
+  "valid_start_ns",
+  "nonce",
+  "flags",
+  "hash",
+  "details",
+];
+const ROW_COLUMNS = COLUMNS.join(", ");
+
+type RawRow = {
+  consensus_ns: bigint;
+  type: bigint;
+  result: bigint;
+  payer_id: bigint;
+  valid_start_ns: bigint;
+  nonce: bigint;
+  flags: bigint;
+  hash: Buffer;
+  details: Buffer;
+};
+
+type AccountRow = { first_ns: bigint; times: Buffer | null };
+
+/** A sorted, de-duplicated stream of consensus times that one key (a kind, an account's kind) yields. */
+type Fetch = (lower: bigint, upper: bigint, limit: number) => bigint[];
+
+export function createTransactionQueries(db: Db, statement: StatementCache): TransactionQueries {
+  const getRow = db.prepare(`SELECT ${ROW_COLUMNS} FROM "transaction" WHERE consensus_ns = ?`);
+  const getTokenTransfers = db.prepare(
+    `SELECT token_id, account_id, amount, is_approval FROM token_transfer WHERE consensus_ns = ?
+     ORDER BY token_id, account_id`,
+  );
+  const getNftTransfers = db.prepare(
+    `SELECT token_id, serial, sender_id, receiver_id, is_approval FROM nft_transfer WHERE consensus_ns = ?
+     ORDER BY rowid`,
+  );
+  const nextGlobalKind = db
+    .prepare(`SELECT kind FROM "transaction" WHERE kind > ? AND kind <= ? ORDER BY kind LIMIT 1`)
+    .pluck();
+  const nextAccountKind = db
+    .prepare(
+      `SELECT kind FROM transaction_account WHERE account_id = ? AND kind > ? AND kind <= ? ORDER BY kind LIMIT 1`,
+    )
+    .pluck();
+  const nextAccount = db
+    .prepare(
+      `SELECT account_id FROM transaction_account WHERE account_id > ? AND account_id <= ?
+       ORDER BY account_id LIMIT 1`,
+    )
+    .pluck();
+  const firstAccount = db
+    .prepare(
+      `SELECT account_id FROM transaction_account WHERE account_id >= ? AND account_id <= ?
+       ORDER BY account_id LIMIT 1`,
+    )
+    .pluck();
+  const groupsDown = db.prepare(
+    `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns <= ?
+     ORDER BY first_ns DESC LIMIT +?`,
+  );
+  const groupsUp = db.prepare(
+    `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns >= ?
+       AND first_ns <= ? ORDER BY first_ns LIMIT +?`,
+  );
+  const groupBefore = db.prepare(
+    `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns < ?
+     ORDER BY first_ns DESC LIMIT 1`,
+  );
+  const rowsById = db.prepare(
+    `SELECT ${ROW_COLUMNS} FROM "transaction" WHERE valid_start_ns = ? AND payer_id = ?
+       AND consensus_ns >= ? AND consensus_ns <= ? ORDER BY consensus_ns`,
+  );
+  const candidatesByHash = db.prepare(
+    `SELECT consensus_ns, payer_id, hash FROM "transaction" WHERE substr(hash, 1, 4) = ? ORDER BY consensus_ns`,
+  );
+
+  const toRow = (raw: RawRow): TransactionRow => {
+    const flags = Number(raw.flags);
+    const details = unpackDetails(raw.consensus_ns, raw.details);
+    const row: TransactionRow = {
+      consensusNs: raw.consensus_ns,
+      type: Number(raw.type),
+      result: Number(raw.result),
+      payerId: raw.payer_id,
+      validStartNs: raw.valid_start_ns,
+      nonce: Number(raw.nonce),
+      scheduled: (flags & TRANSACTION_FLAGS.scheduled) !== 0,
+      highVolume: (flags & TRANSACTION_FLAGS.highVolume) !== 0,
+      hash: raw.hash,
+      ...details,
+      tokenTransfers: [],
+      nftTransfers: [],
+    };
+    if ((flags & TRANSACTION_FLAGS.tokenTransfers) !== 0) {
+      row.tokenTransfers = (
+        getTokenTransfers.all(raw.consensus_ns) as {
+          token_id: bigint;
+          account_id: bigint;
+          amount: bigint;
+          is_approval: bigint;
+        }[]
+      ).map((t) => ({
+        tokenId: t.token_id,
+        accountId: t.account_id,
+        amount: t.amount,
+        isApproval: t.is_approval !== 0n,
+      }));
+    }
+    if ((flags & TRANSACTION_FLAGS.nftTransfers) !== 0) {
+      row.nftTransfers = (
+        getNftTransfers.all(raw.consensus_ns) as {
+          token_id: bigint;
+          serial: bigint;
+          sender_id: bigint | null;
+          receiver_id: bigint | null;
+          is_approval: bigint;
+        }[]
+      ).map((t) => ({
+        tokenId: t.token_id,
+        serial: t.serial,
+        senderId: t.sender_id,
+        receiverId: t.receiver_id,
+        isApproval: t.is_approval !== 0n,
+      }));
+    }
+    return row;
+  };
+
+  // Rows of a page in one statement: an IN list of ROWS_PER_READ places, the unused ones bound to NULL.
+  const getRows = db.prepare(
+    `SELECT ${ROW_COLUMNS} FROM "transaction" WHERE consensus_ns IN (${Array(ROWS_PER_READ).fill("?").join(", ")})`,
+  );
+  const loadRows = (times: readonly bigint[]): TransactionRow[] => {
+    const byTime = new Map<bigint, RawRow>();
+    for (let start = 0; start < times.length; start += ROWS_PER_READ) {
+      const chunk: (bigint | null)[] = times.slice(start, start + ROWS_PER_READ);
+      while (chunk.length < ROWS_PER_READ) chunk.push(null);
+      for (const raw of getRows.all(chunk) as RawRow[]) byTime.set(raw.consensus_ns, raw);
+    }
+    const rows: TransactionRow[] = [];
+    for (const time of times) {
+      const raw = byTime.get(time);
+      if (raw !== undefined) rows.push(toRow(raw));
+    }
+    return rows;
+  };
+
+  /** `AND consensus_ns NOT IN (…)` for the excluded times, with its parameters. */
+  const exclusion = (time: TimeBounds): [string, bigint[]] =>
+    time.excluded.length === 0
+      ? ["", []]
+      : [` AND consensus_ns NOT IN (${time.excluded.map(() => "?").join(", ")})`, [...time.excluded]];
+
+  const direction = (order: Order) => (order === "asc" ? "ASC" : "DESC");
+
+  /** Transactions of one global kind (type * 2 + failed), optionally only those with a credit / debit. */
+  const kindFetch = (kind: number, query: TransactionListQuery, time: TimeBounds): Fetch => {
+    const [notIn, excluded] = exclusion(time);
+    const flag = creditDebitFlag(query.creditDebit);
+    const sql = `SELECT consensus_ns FROM "transaction" WHERE kind = ? AND consensus_ns >= ? AND consensus_ns <= ?${notIn}${
+      flag === 0 ? "" : " AND flags & ? != 0"
+    } ORDER BY consensus_ns ${direction(query.order)} LIMIT +?`;
+    return (lower, upper, limit) =>
+      statement(sql)
+        .pluck()
+        .all(kind, lower, upper, ...excluded, ...(flag === 0 ? [] : [flag]), limit) as bigint[];
+  };
+
+  /** Every transaction in consensus order (no type or result filter): `columns` of the rows in range. */
+  const walkStatement = (columns: string, query: TransactionListQuery, time: TimeBounds) => {
+    const [notIn, excluded] = exclusion(time);
+    const flag = creditDebitFlag(query.creditDebit);
+    const sql = `SELECT ${columns} FROM "transaction" WHERE consensus_ns >= ? AND consensus_ns <= ?${notIn}${
+      flag === 0 ? "" : " AND flags & ? != 0"
+    } ORDER BY consensus_ns ${direction(query.order)} LIMIT +?`;
+    const tail = flag === 0 ? excluded : [...excluded, flag];
+    return (lower: bigint, upper: bigint, limit: number) => statement(sql).all(lower, upper, ...tail, limit);
+  };
+  const walkFetch = (query: TransactionListQuery, time: TimeBounds): Fetch => {
+    const walk = walkStatement("consensus_ns", query, time);
+    return (lower, upper, limit) =>
+      (walk(lower, upper, limit) as { consensus_ns: bigint }[]).map((r) => r.consensus_ns);
+  };
+
+  /**
+   * One account's transactions of one account kind, from its rows (one per record file, listing up to 512
+   * transactions): rows from the end of the range backwards (desc), or from the row holding the start of the
+   * range forwards (asc), until `limit` transactions in range are found.
+   */
+  const accountKindFetch = (
+    accountId: bigint,
+    kind: number,
+    query: TransactionListQuery,
+    time: TimeBounds,
+  ): Fetch => {
+    const excluded = time.excluded.length === 0 ? null : new Set(time.excluded);
+    return (lower, upper, limit) => {
+      const out: bigint[] = [];
+      // Each row but the first holds a time in range (or below it, which ends the walk): this many rows do.
+      const rowsNeeded = limit + (excluded?.size ?? 0) + 1;
+      /** Takes a row's times in range in the walk's direction; true once the page is full or the range left. */
+      const take = (row: AccountRow, down: boolean): boolean => {
+        const offsets = unpackOffsets(row.times);
+        const count = offsets.length + 1;
+        for (let k = 0; k < count; k++) {
+          const i = down ? count - 1 - k : k;
+          const t = i === 0 ? row.first_ns : row.first_ns + BigInt(offsets[i - 1]!);
+          if (down ? t < lower : t > upper) return true;
+          if (down ? t > upper : t < lower) continue;
+          if (excluded?.has(t) === true) continue;
+          out.push(t);
+          if (out.length === limit) return true;
+        }
+        return false;
+      };
+      if (query.order === "desc") {
+        for (const row of groupsDown.all(accountId, kind, upper, rowsNeeded) as AccountRow[]) {
+          if (take(row, true)) break;
+        }
+        return out;
+      }
+      const straddling = groupBefore.get(accountId, kind, lower) as AccountRow | undefined;
+      if (straddling !== undefined && take(straddling, false)) return out;
+      for (const row of groupsUp.all(accountId, kind, lower, upper, rowsNeeded) as AccountRow[]) {
+        if (take(row, false)) break;
+      }
+      return out;
+    };
+  };
+
+  /**
+   * Seeks every key between `from` and `to` (inclusive): `first` finds the first at or after a bound, `next` the
+   * next after one (`from` may be the smallest int64, which has nothing below it to start after).
+   */
+  function* keys(
+    next: (after: bigint, to: bigint) => bigint | undefined,
+    from: bigint,
+    to: bigint,
+    first: (from: bigint, to: bigint) => bigint | undefined = (at, upTo) => next(at - 1n, upTo),
+  ) {
+    let key = first(from, to);
+    while (key !== undefined) {
+      yield key;
+      if (key >= to) return;
+      key = next(key, to);
+    }
+  }
+
+  /** The global-kind streams (or the walk) of a filter with no account. */
+  function* globalFetches(query: TransactionListQuery, time: TimeBounds): Generator<Fetch> {
+    if (query.types.length === 0 && query.result === null) {
+      yield walkFetch(query, time);
+      return;
+    }
+    const wantFailed = (failed: boolean) => query.result === null || (query.result === "fail") === failed;
+    if (query.types.length > 0) {
+      for (const type of new Set(query.types)) {
+        for (const failed of [false, true]) {
+          if (wantFailed(failed)) yield kindFetch(type * 2 + (failed ? 1 : 0), query, time);
+        }
+      }
+      return;
+    }
+    const next = (after: bigint, to: bigint) => nextGlobalKind.get(after, to) as bigint | undefined;
+    for (const kind of keys(next, BigInt(-2 * TYPE_LIMIT), BigInt(2 * TYPE_LIMIT))) {
+      const failed = (Number(kind) & 1) !== 0;
+      if (wantFailed(failed)) yield kindFetch(Number(kind), query, time);
+    }
+  }
+
+  /** One account's streams: each account kind present that the filter accepts. */
+  function* accountFetches(
+    accountId: bigint,
+    query: TransactionListQuery,
+    time: TimeBounds,
+  ): Generator<Fetch> {
+    const ranges: Array<[bigint, bigint]> =
+      query.types.length === 0
+        ? [[BigInt(-8 * TYPE_LIMIT), BigInt(8 * TYPE_LIMIT)]]
+        : [...new Set(query.types)].map((type) => [BigInt(type * 8), BigInt(type * 8 + 7)]);
+    const next = (after: bigint, to: bigint) =>
+      nextAccountKind.get(accountId, after, to) as bigint | undefined;
+    for (const [from, to] of ranges) {
+      for (const kind of keys(next, from, to)) {
+        if (accountKindMatches(Number(kind), query))
+          yield accountKindFetch(accountId, Number(kind), query, time);
+      }
+    }
+  }
+
+  /** Merges streams into the first `limit` distinct times in `order`, tightening each later stream's bounds. */
+  const merge = (fetches: Iterable<Fetch>, query: TransactionListQuery, time: TimeBounds): bigint[] => {
+    let page: bigint[] = [];
+    let lower = time.lower;
+    let upper = time.upper;
+    const asc = query.order === "asc";
+    for (const fetch of fetches) {
+      if (lower > upper) break;
+      const rows = fetch(lower, upper, query.limit);
+      if (rows.length === 0) continue;
+      page = mergeSorted(page, rows, asc).slice(0, query.limit);
+      if (page.length === query.limit) {
+        // Only times before the page's last (in order) can still make the page.
+        const last = page[page.length - 1]!;
+        if (asc) upper = last - 1n;
+        else lower = last + 1n;
+      }
+    }
+    return page;
+  };
+
+  /** A wide account range: candidates in consensus order, kept when an account in range is involved as asked. */
+  const scanRange = (
+    scope: Extract<AccountScope, { kind: "range" }>,
+    query: TransactionListQuery,
+    time: TimeBounds,
+  ): bigint[] => {
+    const candidates = { ...query, creditDebit: null, limit: Math.max(query.limit * 4, 100) };
+    const page: bigint[] = [];
+    let lower = time.lower;
+    let upper = time.upper;
+    const asc = query.order === "asc";
+    while (page.length < query.limit && lower <= upper) {
+      const batch = merge(globalFetches(candidates, time), { ...candidates }, { ...time, lower, upper });
+      for (const consensusNs of batch) {
+        const row = getRow.get(consensusNs) as RawRow | undefined;
+        if (row !== undefined && involvesAccountInRange(toRow(row), scope, query.creditDebit)) {
+          page.push(consensusNs);
+          if (page.length === query.limit) break;
+        }
+      }
+      if (batch.length < candidates.limit) break;
+      const last = batch[batch.length - 1]!;
+      if (asc) lower = last + 1n;
+      else upper = last - 1n;
+    }
+    return page;
+  };
+
+  const listTransactionTimestamps = (query: TransactionListQuery): bigint[] => {
+    const time = timeBounds(query.timestamps);
+    const scope = accountScope(query.accountIds);
+    if (time === null || scope === null || query.limit <= 0) return [];
+    switch (scope.kind) {
+      case "any":
+        return merge(globalFetches(query, time), query, time);
+      case "list":
+        return merge(
+          (function* () {
+            for (const accountId of scope.ids) yield* accountFetches(accountId, query, time);
+          })(),
+          query,
+          time,
+        );
+      case "range": {
+        const next = (after: bigint, to: bigint) => nextAccount.get(after, to) as bigint | undefined;
+        const first = (from: bigint, to: bigint) => firstAccount.get(from, to) as bigint | undefined;
+        const accounts: bigint[] = [];
+        for (const accountId of keys(next, scope.lower, scope.upper, first)) {
+          if (scope.excluded.has(accountId)) continue;
+          if (accounts.length === MAX_RANGE_ACCOUNTS) return scanRange(scope, query, time);
+          accounts.push(accountId);
+        }
+        return merge(
+          (function* () {
+            for (const accountId of accounts) yield* accountFetches(accountId, query, time);
+          })(),
+          query,
+          time,
+        );
+      }
+    }
+  };
+
+  /** Upstream's rows of one id within the bounds, `nonce` and `scheduled` applied. */
+  const idRows = (
+    payerId: bigint,
+    validStartNs: bigint,
+    lower: bigint,
+    upper: bigint,
+    filter: TransactionLookupFilter,
+  ) =>
+    (rowsById.all(validStartNs, payerId, lower, upper) as RawRow[]).filter((raw) =>
+      lookupMatches(raw, filter),
+    );
+
+  const getTransactionsById = (
+    payerId: bigint,
+    validStartNs: bigint,
+    filter: TransactionLookupFilter,
+  ): TransactionRow[] => {
+    const lower = validStartNs - RECORD_FILE_CLOSE_NS;
+    let raws = idRows(payerId, validStartNs, lower, validStartNs + TRANSACTION_RANGE_NS, filter);
+    if (mayMissScheduled(filter.scheduled, raws)) {
+      raws = idRows(payerId, validStartNs, lower, lower + SCHEDULED_RANGE_NS, filter);
+    }
+    const rows = raws.map(toRow);
+    const inner = rows.flatMap((row) => row.extras.innerTransactions);
+    if (inner.length > 0) rows.push(...innerRows(inner, filter));
+    return rows;
+  };
+
+  /** The inner transactions of batches: every named id in one consensus window, ascending. */
+  const innerRows = (
+    ids: readonly { payerId: bigint; validStartNs: bigint }[],
+    filter: TransactionLookupFilter,
+  ): TransactionRow[] => {
+    let min = ids[0]!.validStartNs;
+    let max = min;
+    for (const { validStartNs } of ids) {
+      if (validStartNs < min) min = validStartNs;
+      if (validStartNs > max) max = validStartNs;
+    }
+    const found = new Map<bigint, RawRow>();
+    for (const { payerId, validStartNs } of ids) {
+      for (const raw of rowsById.all(
+        validStartNs,
+        payerId,
+        min - RECORD_FILE_CLOSE_NS,
+        max + TRANSACTION_RANGE_NS,
+      ) as RawRow[]) {
+        if (lookupMatches(raw, filter)) found.set(raw.consensus_ns, raw);
+      }
+    }
+    return [...found.values()].sort((a, b) => compare(a.consensus_ns, b.consensus_ns)).map(toRow);
+  };
+
+  return {
+    listTransactionTimestamps,
+    listTransactions(query) {
+      // No account, type or result: the page is the table's rows in order, read in one statement.
+      const time = timeBounds(query.timestamps);
+      if (query.accountIds.length > 0 || query.types.length > 0 || query.result !== null || time === null)
+        return loadRows(listTransactionTimestamps(query));
+      if (query.limit <= 0 || time.lower > time.upper) return [];
+      const rows = walkStatement(ROW_COLUMNS, query, time)(time.lower, time.upper, query.limit) as RawRow[];
+      return rows.map(toRow);
+    },
+    getTransactionsById,
+    getTransactionsByHash(hash, filter) {
+      const matches = (
+        candidatesByHash.all(Buffer.from(hash.subarray(0, 4))) as {
+          consensus_ns: bigint;
+          payer_id: bigint;
+          hash: Buffer;
+        }[]
+      ).filter((c) => Buffer.compare(c.hash, hash) === 0);
+      const payer = matches[0]?.payer_id;
+      return matches
+        .filter((c) => c.payer_id === payer)
+        .map((c) => getRow.get(c.consensus_ns) as RawRow)
+        .filter((raw) => lookupMatches(raw, filter))
+        .map(toRow);
+    },
+  };
+}
+
+function creditDebitFlag(creditDebit: TransactionListQuery["creditDebit"]): number {
+  return creditDebit === "credit"
+    ? TRANSACTION_FLAGS.credit
+    : creditDebit === "debit"
+      ? TRANSACTION_FLAGS.debit
+      : 0;
+}
+
+/** Whether an account kind (type * 8 + failed * 4 + credit * 2 + debit) passes the result and credit/debit filters. */
+function accountKindMatches(kind: number, query: TransactionListQuery): boolean {
+  const bits = kind - Math.floor(kind / 8) * 8;
+  if (query.result !== null && ((bits & ACCOUNT_KIND_BITS.failed) !== 0) !== (query.result === "fail")) {
+    return false;
+  }
+  if (query.creditDebit === "credit") return (bits & ACCOUNT_KIND_BITS.credit) !== 0;
+  if (query.creditDebit === "debit") return (bits & ACCOUNT_KIND_BITS.debit) !== 0;
+  return true;
+}
+
+/** Types whose payer counts even as a child without a parent (upstream's `precedingTransactionTypes`). */
+const PRECEDING_TYPES = new Set([11, 15]);
+
+/** Whether a transaction involves an account of the range the way transaction_account would have it. */
+function involvesAccountInRange(
+  row: TransactionRow,
+  scope: Extract<AccountScope, { kind: "range" }>,
+  creditDebit: TransactionListQuery["creditDebit"],
+): boolean {
+  const inRange = (id: bigint) => id >= scope.lower && id <= scope.upper && !scope.excluded.has(id);
+  const amountMatches = (amount: bigint) =>
+    creditDebit === null || (creditDebit === "credit" ? amount > 0n : amount < 0n);
+  for (const t of row.transfers) if (inRange(t.accountId) && amountMatches(t.amount)) return true;
+  for (const t of row.tokenTransfers) if (inRange(t.accountId) && amountMatches(t.amount)) return true;
+  if (creditDebit !== null || !inRange(row.payerId)) return false;
+  return row.nonce === 0 || row.parentNs !== null || PRECEDING_TYPES.has(row.type);
+}
+
+function lookupMatches(raw: RawRow, filter: TransactionLookupFilter): boolean {
+  if (filter.nonce !== undefined && Number(raw.nonce) !== filter.nonce) return false;
+  if (filter.scheduled !== undefined) {
+    const scheduled = (Number(raw.flags) & TRANSACTION_FLAGS.scheduled) !== 0;
+    if (scheduled !== filter.scheduled) return false;
+  }
+  return true;
+}
+
+/** Upstream's `mayMissLongTermScheduledTransaction` for a lookup by id. */
+function mayMissScheduled(scheduled: boolean | undefined, raws: readonly RawRow[]): boolean {
+  if (scheduled === false) return false;
+  if (scheduled === true) return raws.length === 0;
+  let scheduleExists = false;
+  for (const raw of raws) {
+    if (Number(raw.type) === SCHEDULE_CREATE && SUCCESS_RESULTS.has(Number(raw.result)))
+      scheduleExists = true;
+    else if ((Number(raw.flags) & TRANSACTION_FLAGS.scheduled) !== 0) return false;
+  }
+  return scheduleExists;
+}
+
+function compare(a: bigint, b: bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Merges two sorted, de-duplicated lists (ascending or descending), dropping duplicates. */
+function mergeSorted(a: readonly bigint[], b: readonly bigint[], asc: boolean): bigint[] {
+  const out: bigint[] = [];
+  let i = 0;
+  let j = 0;
+  const before = (x: bigint, y: bigint) => (asc ? x < y : x > y);
+  while (i < a.length || j < b.length) {
+    let next: bigint;
+    if (j >= b.length || (i < a.length && before(a[i]!, b[j]!))) next = a[i++]!;
+    else if (i >= a.length || before(b[j]!, a[i]!)) next = b[j++]!;
+    else {
+      next = a[i++]!;
+      j++;
+    }
+    if (out.length === 0 || out[out.length - 1] !== next) out.push(next);
+  }
+  return out;
+}
