@@ -82,13 +82,10 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/**
- * Runs `mirrorlite <args>` to completion in a child process (output inherited); rejects on a non-zero exit.
- * `script`: another build's entry (a baseline).
- */
-export function runMirrorlite(args: readonly string[], script = `${REPO}bin/mirrorlite.js`): Promise<void> {
+/** Runs `mirrorlite <args>` to completion in a child process (output inherited); rejects on a non-zero exit. */
+export function runMirrorlite(args: readonly string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: "inherit" });
+    const child = spawn(process.execPath, [`${REPO}bin/mirrorlite.js`, ...args], { stdio: "inherit" });
     child.once("error", reject);
     child.once("exit", (code) =>
       code === 0 ? resolve() : reject(new Error(`mirrorlite ${args[0]} exited with ${code}`)),
