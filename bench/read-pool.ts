@@ -8,47 +8,27 @@
  * - cache hits: `GET /api/v1/tokens/{id}` over 1000 ids, kept by the response cache after a warm-up (answered on
  *   the front, never by a worker). Target: 0.5× bare.
  *
- * Each line gives requests per second, p50 and p99 latency and the ratio to bare (measured right after it). Run
- * alone: `node --import tsx bench/read-pool.ts [--transactions N] [--seconds S] [--workers 1,2,4]`.
+ * Each case alternates with the bare server `--rounds` times (default 3) and prints each round and the medians:
+ * requests per second, p50 and p99 latency, the ratio to bare, and the CPU time per request of each server
+ * process (all threads, and our main thread alone) with their ratio, the figure that moves least on a shared
+ * machine. Run alone: `node --import tsx bench/read-pool.ts [--transactions N] [--seconds S] [--rounds R]
+ * [--workers 1,2,4]`.
  */
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { generateBulkStream } from "../fixtures/writer/scenario/bulk.ts";
-import type { BareComparison } from "./lib/load.ts";
-import { bodySize, freePort, runMirrorlite, startBareServer, startMirrorlite } from "./lib/processes.ts";
+import { bodySize, freePort, runMirrorlite, startMirrorlite } from "./lib/processes.ts";
 import { ingestGeneratedArgs, withWorkDir } from "./lib/work-dir.ts";
-import { ensureWrk, runWrk, type WrkPaths, type WrkResult } from "./lib/wrk.ts";
-
-const WARM_UP_SECONDS = 2;
-
-function print(result: WrkResult, bare: WrkResult): number {
-  const ratio = result.requestsPerSecond / bare.requestsPerSecond;
-  console.log(
-    `${result.label.padEnd(62)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms` +
-      `  | bare ${bare.requestsPerSecond.toFixed(0)} req/s p99 ${bare.p99Ms.toFixed(2)} ms | ratio ${ratio.toFixed(2)}` +
-      (result.errors + result.non2xx > 0 ? `  (errors ${result.errors}, non-2xx ${result.non2xx})` : ""),
-  );
-  return ratio;
-}
-
-/** The bare server under the same load, answering a body of `bytes`. */
-async function bareFigures(bytes: number, seconds: number): Promise<WrkResult> {
-  const bare = await startBareServer(bytes);
-  try {
-    const paths: WrkPaths = { kind: "fixed", path: "/" };
-    await runWrk({ label: "warm-up", port: bare.port, paths, seconds: WARM_UP_SECONDS });
-    return await runWrk({ label: `bare node:http, ${bytes} B body`, port: bare.port, paths, seconds });
-  } finally {
-    await bare.stop();
-  }
-}
+import { ensureWrk, type WrkPaths } from "./lib/wrk.ts";
+import { type CpuComparison, compareWithBareWrk } from "./lib/wrk-compare.ts";
 
 export async function benchReadPool(
-  options: { transactions?: number; seconds?: number; workers?: readonly number[] } = {},
-): Promise<BareComparison[]> {
+  options: { transactions?: number; seconds?: number; rounds?: number; workers?: readonly number[] } = {},
+): Promise<CpuComparison[]> {
   ensureWrk();
   const transactions = options.transactions ?? 50_000;
-  const seconds = options.seconds ?? 10;
+  const seconds = options.seconds ?? 5;
+  const rounds = options.rounds ?? 3;
   const defaultWorkers = Math.max(1, availableParallelism() - 1);
   return withWorkDir("mirrorlite-bench-reads-", async ({ recordsDir, dbFile }) => {
     const generated = generateBulkStream({
@@ -79,71 +59,70 @@ export async function benchReadPool(
       expression: `"/api/v1/tokens/0.0." .. ids[(n % #ids) + 1]`,
     };
 
-    const results: BareComparison[] = [];
-    // The bare server is measured right after each load, so both see the same machine (it is shared and busy).
-    const bareFor = (bytes: number) => bareFigures(bytes, seconds);
+    const results: CpuComparison[] = [];
+    const summary: string[] = [];
     const counts = [...new Set(options.workers ?? [1, 2, 4, defaultWorkers])].sort((a, b) => a - b);
     for (const workers of counts) {
       const port = await freePort();
       const server = await startMirrorlite(recordsDir, dbFile, port, ["--read-workers", String(workers)]);
       try {
         const suffix = `--read-workers ${workers}${workers === defaultWorkers ? " (default)" : ""}`;
-        const freshBytes = await bodySize(
-          port,
-          `/api/v1/tokens/0.0.${ids[1]}?timestamp=lte:${middleSeconds}.5`,
-        );
-        await runWrk({ label: "warm-up", port, paths: fresh, seconds: WARM_UP_SECONDS });
-        const uncached = await runWrk({
-          label: `uncached, a new T every request, ${suffix}`,
-          port,
+        const uncached = await compareWithBareWrk({
+          server,
+          name: `uncached, a new T every request, ${suffix}`,
           paths: fresh,
+          bodyBytes: await bodySize(port, `/api/v1/tokens/0.0.${ids[1]}?timestamp=lte:${middleSeconds}.5`),
+          target: workers === defaultWorkers ? 0.35 : null,
           seconds,
+          rounds,
         });
-        const freshBare = await bareFor(freshBytes);
-        const uncachedRatio = print(uncached, freshBare);
-
-        const hitBytes = await bodySize(port, `/api/v1/tokens/0.0.${ids[1]}`);
-        // Each URL asked at least twice: kept by the response cache from then on.
-        await runWrk({ label: "warm-up", port, paths: cached, seconds: WARM_UP_SECONDS });
-        const hits = await runWrk({ label: `cache hits, 1000 ids, ${suffix}`, port, paths: cached, seconds });
-        const hitBare = await bareFor(hitBytes);
-        const hitRatio = print(hits, hitBare);
+        // Each URL asked at least twice in the warm-up: kept by the response cache from then on.
+        const hits = await compareWithBareWrk({
+          server,
+          name: `cache hits, 1000 ids, ${suffix}`,
+          paths: cached,
+          bodyBytes: await bodySize(port, `/api/v1/tokens/0.0.${ids[1]}`),
+          target: workers === defaultWorkers ? 0.5 : null,
+          seconds,
+          rounds,
+        });
+        for (const r of [uncached, hits]) {
+          summary.push(
+            `${r.name.padEnd(58)} ratio ${r.ratio.toFixed(2)}, p99 ${r.subject.p99Ms.toFixed(1)} ms` +
+              (r.cpu === null
+                ? ""
+                : `, CPU/request ${r.cpu.subject.totalUs.toFixed(1)} µs (main ${r.cpu.subject.mainUs.toFixed(1)}) vs bare ${r.cpu.bare.totalUs.toFixed(1)}: CPU ratio ${r.cpu.ratio.toFixed(2)}`),
+          );
+        }
         if (workers === defaultWorkers) {
-          const asLoad = (r: WrkResult) => ({ ...r, p50Ms: r.p50Ms, p99Ms: r.p99Ms });
           results.push(
-            {
-              name: `uncached token lookup (new T), default pool of ${workers}`,
-              subject: asLoad(uncached),
-              bare: asLoad(freshBare),
-              bodyBytes: freshBytes,
-              ratio: uncachedRatio,
-              target: 0.35,
-            },
-            {
-              name: `cached token lookup, default pool of ${workers}`,
-              subject: asLoad(hits),
-              bare: asLoad(hitBare),
-              bodyBytes: hitBytes,
-              ratio: hitRatio,
-              target: 0.5,
-            },
+            { ...uncached, name: `uncached token lookup (new T), default pool of ${workers}` },
+            { ...hits, name: `cached token lookup, default pool of ${workers}` },
           );
         }
       } finally {
         await server.stop();
       }
     }
+    console.log(`\nreads: medians of ${rounds} rounds of ${seconds} s, each next to the bare server`);
+    for (const text of summary) console.log(text);
     return results;
   });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
-    options: { transactions: { type: "string" }, seconds: { type: "string" }, workers: { type: "string" } },
+    options: {
+      transactions: { type: "string" },
+      seconds: { type: "string" },
+      rounds: { type: "string" },
+      workers: { type: "string" },
+    },
   });
   const results = await benchReadPool({
     ...(values.transactions === undefined ? {} : { transactions: Number(values.transactions) }),
     ...(values.seconds === undefined ? {} : { seconds: Number(values.seconds) }),
+    ...(values.rounds === undefined ? {} : { rounds: Number(values.rounds) }),
     ...(values.workers === undefined ? {} : { workers: values.workers.split(",").map(Number) }),
   });
   for (const r of results) console.log(`${r.name}: ratio ${r.ratio.toFixed(2)}, target ${r.target}`);

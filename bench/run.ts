@@ -16,6 +16,7 @@ import { benchBlocks } from "./blocks.ts";
 import { benchFeeEstimate } from "./fee-estimate.ts";
 import { benchIngestAndLookup } from "./ingest-and-lookup.ts";
 import { benchIngestSpeed } from "./ingest-speed.ts";
+import type { CpuComparison } from "./lib/wrk-compare.ts";
 import { benchNetwork } from "./network.ts";
 import { benchNetworkSupply } from "./network-supply.ts";
 import { benchReadPool } from "./read-pool.ts";
@@ -28,11 +29,14 @@ const flags = process.argv.slice(2).filter((arg) => arg.startsWith("--"));
 const parts = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 const wanted = (name: string) => parts.length === 0 || parts.includes(name);
 const verdicts: string[] = [];
-const verdict = (name: string, ratio: number, target: number | null) =>
+const verdict = (name: string, ratio: number, target: number | null, cpu?: CpuComparison["cpu"]) =>
   verdicts.push(
-    target === null
+    (target === null
       ? `${name.padEnd(56)} ratio ${ratio.toFixed(2)} (no target)`
-      : `${name.padEnd(56)} ratio ${ratio.toFixed(2)} (target ${target.toFixed(2)}) ${ratio >= target ? "met" : "MISSED"}`,
+      : `${name.padEnd(56)} ratio ${ratio.toFixed(2)} (target ${target.toFixed(2)}) ${ratio >= target ? "met" : "MISSED"}`) +
+      (cpu == null
+        ? ""
+        : `; CPU/request ${cpu.subject.totalUs.toFixed(1)} µs vs bare ${cpu.bare.totalUs.toFixed(1)} µs (CPU ratio ${cpu.ratio.toFixed(2)})`),
   );
 
 if (wanted("ingest")) {
@@ -100,7 +104,7 @@ if (wanted("account-relations")) {
 }
 if (wanted("topics")) {
   console.log("== topics group");
-  for (const r of await benchTopics()) verdict(r.name, r.ratio, r.target);
+  for (const r of await benchTopics()) verdict(r.name, r.ratio, r.target, r.cpu);
 }
 if (wanted("transactions")) {
   console.log("== transactions");
@@ -120,7 +124,7 @@ if (wanted("transactions")) {
 }
 if (wanted("reads")) {
   console.log("== reads off the event loop: the read-worker pool (wrk)");
-  for (const r of await benchReadPool()) verdict(r.name, r.ratio, r.target);
+  for (const r of await benchReadPool()) verdict(r.name, r.ratio, r.target, r.cpu);
 }
 console.log("\n== summary");
 for (const line of verdicts) console.log(line);

@@ -6,20 +6,25 @@
  * - messages by topic, a new URL on every request (each a page of 25 from a new instant, round-robin over the
  *   topics), so none is answered from the response cache: target 0.2 of the bare server's requests per second;
  * - (info) one message by topic and sequence number, and by consensus time, a new URL every request;
+ *
+ * Load comes from `wrk` (1 thread, 32 connections), alternating with the bare server `--rounds` times; each
+ * case prints medians of requests per second, latency, the ratio, and the CPU time per request of both server
+ * processes (see bench/lib/wrk-compare.ts).
  * - the message index's size: bytes per message and per transaction of the stream (table and both indexes,
  *   message payloads excluded: the index keeps them in base64), read with SQLite's `dbstat`.
  *
- * Run alone: `node --import tsx bench/topics.ts [--transactions N] [--seconds S]`.
+ * Run alone: `node --import tsx bench/topics.ts [--transactions N] [--seconds S] [--rounds R]`.
  */
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { generateBulkStream } from "../fixtures/writer/scenario/bulk.ts";
-import { formatTimestamp } from "../src/time.ts";
-import { type BareComparison, compareWithBare, printVerdicts } from "./lib/load.ts";
-import { runMirrorlite } from "./lib/processes.ts";
+import { printVerdicts } from "./lib/load.ts";
+import { bodySize, runMirrorlite } from "./lib/processes.ts";
 import { ingestGeneratedArgs, withMirrorlite, withWorkDir } from "./lib/work-dir.ts";
+import { ensureWrk, type WrkPaths } from "./lib/wrk.ts";
+import { type CpuComparison, compareWithBareWrk } from "./lib/wrk-compare.ts";
 
-export type TopicsBenchOptions = { transactions?: number; seconds?: number; connections?: number };
+export type TopicsBenchOptions = { transactions?: number; seconds?: number; rounds?: number };
 
 type TopicSpan = { topicId: bigint; first: bigint; last: bigint; messages: bigint };
 
@@ -61,10 +66,11 @@ function topicSpans(dbFile: string): TopicSpan[] {
   }
 }
 
-export async function benchTopics(options: TopicsBenchOptions = {}): Promise<BareComparison[]> {
+export async function benchTopics(options: TopicsBenchOptions = {}): Promise<CpuComparison[]> {
+  ensureWrk();
   const transactions = options.transactions ?? 100_000;
-  const seconds = options.seconds ?? 10;
-  const connections = options.connections ?? 32;
+  const seconds = options.seconds ?? 5;
+  const rounds = options.rounds ?? 3;
   return withWorkDir("mirrorlite-bench-topics-", async ({ recordsDir, dbFile }) => {
     const generated = generateBulkStream({
       dir: recordsDir,
@@ -89,40 +95,66 @@ export async function benchTopics(options: TopicsBenchOptions = {}): Promise<Bar
     const spans = topicSpans(dbFile);
     if (spans.length === 0) throw new Error("topics: the stream has no topic with 100 messages");
 
+    // Each topic as wrk's Lua numbers: id, first message's seconds and nanoseconds, message count (all below 2^53).
+    const prelude = `local spans = {${spans
+      .map((t) => `{${t.topicId},${t.first / 1_000_000_000n},${t.first % 1_000_000_000n},${t.messages}}`)
+      .join(",")}}`;
+    // Request n asks topic n mod count, in its round r = n / count.
+    const lua = (body: string): WrkPaths => ({
+      kind: "lua",
+      prelude,
+      expression: `(function() local sp = spans[(n % #spans) + 1]; local r = math.floor(n / #spans); ${body} end)()`,
+    });
     /**
-     * A page of 25 from a new instant on every call (never a URL asked before): topic i mod n, from its first
-     * message on, about a millisecond of consensus time later each round.
+     * A page of 25 from a new instant on every request (never a URL asked before): from the topic's first
+     * message on, about a millisecond of consensus time later each round (a second at most, so that every page
+     * is full), and a nanosecond later each thousand rounds.
      */
-    const page = (i: number) => {
-      const span = spans[i % spans.length]!;
-      const round = BigInt(Math.floor(i / spans.length));
-      return `/api/v1/topics/${span.topicId}/messages?timestamp=gt:${formatTimestamp(span.first + round * 1_000_003n)}`;
-    };
-    const bySequence = (i: number) => {
-      const span = spans[i % spans.length]!;
-      const round = BigInt(Math.floor(i / spans.length));
-      return `/api/v1/topics/${span.topicId}/messages/${(round % span.messages) + 1n}`;
-    };
+    const page = lua(
+      `local ns = sp[3] + (r % 1000) * 1000003 + math.floor(r / 1000); ` +
+        `return "/api/v1/topics/" .. sp[1] .. "/messages?timestamp=gt:" .. (sp[2] + math.floor(ns / 1000000000)) .. "." .. string.format("%09d", ns % 1000000000)`,
+    );
+    const bySequence = lua(`return "/api/v1/topics/" .. sp[1] .. "/messages/" .. ((r % sp[4]) + 1)`);
     // Each topic's first message, by its consensus time: a few URLs, so mostly answered from the cache.
-    const byTime = (i: number) =>
-      `/api/v1/topics/messages/${formatTimestamp(spans[i % spans.length]!.first)}`;
+    const byTime = lua(`return "/api/v1/topics/messages/" .. sp[2] .. "." .. string.format("%09d", sp[3])`);
+    const first = spans[0]!;
+    const firstTime = `${first.first / 1_000_000_000n}.${String(first.first % 1_000_000_000n).padStart(9, "0")}`;
     return withMirrorlite(recordsDir, dbFile, async (server) => {
       const cases = [
-        { name: "topic messages, a new page URL every request", paths: page, target: 0.2 },
-        { name: "(info) message by sequence number, new URLs", paths: bySequence, target: null },
-        { name: "(info) message by consensus time (cached)", paths: byTime, target: null },
+        {
+          name: "topic messages, a new page URL every request",
+          paths: page,
+          sample: `/api/v1/topics/${first.topicId}/messages?timestamp=gt:${firstTime}`,
+          target: 0.2,
+          warmUp: false,
+        },
+        {
+          name: "(info) message by sequence number, new URLs",
+          paths: bySequence,
+          sample: `/api/v1/topics/${first.topicId}/messages/1`,
+          target: null,
+          warmUp: false,
+        },
+        {
+          name: "(info) message by consensus time (cached)",
+          paths: byTime,
+          sample: `/api/v1/topics/messages/${firstTime}`,
+          target: null,
+          warmUp: true,
+        },
       ];
-      const results: BareComparison[] = [];
-      for (const { name, paths, target } of cases) {
+      const results: CpuComparison[] = [];
+      for (const { name, paths, sample, target, warmUp } of cases) {
         results.push(
-          await compareWithBare({
-            port: server.port,
+          await compareWithBareWrk({
+            server,
             name,
             paths,
+            bodyBytes: await bodySize(server.port, sample),
             target,
             seconds,
-            connections,
-            warmUp: false,
+            rounds,
+            warmUp,
           }),
         );
       }
@@ -133,11 +165,12 @@ export async function benchTopics(options: TopicsBenchOptions = {}): Promise<Bar
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
-    options: { seconds: { type: "string" }, transactions: { type: "string" } },
+    options: { seconds: { type: "string" }, transactions: { type: "string" }, rounds: { type: "string" } },
   });
   printVerdicts(
     await benchTopics({
       ...(values.seconds === undefined ? {} : { seconds: Number(values.seconds) }),
+      ...(values.rounds === undefined ? {} : { rounds: Number(values.rounds) }),
       ...(values.transactions === undefined ? {} : { transactions: Number(values.transactions) }),
     }),
   );

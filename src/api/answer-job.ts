@@ -1,10 +1,11 @@
 /**
  * The answer step of the route table, wherever the index is read: finds a job's route by its template, runs
- * `answer` (or `post.answer`) on the thread's store and renders the result once (body, headers, ETag), so the
- * front only writes bytes. Each read worker runs this; nothing in it keeps state between jobs.
+ * `answer` (or `post.answer`) on the thread's store and renders the body once (its bytes, ETag and `Link`), so
+ * the front only adds the route's headers and writes. Each read worker runs this; nothing in it keeps state
+ * between jobs.
  */
 import type { ReadStore } from "../store/read-store.ts";
-import { CORS_HEADER, JSON_CONTENT_TYPE, type RenderedResponse, renderResponse, weakEtag } from "./cache.ts";
+import { JSON_CONTENT_TYPE, type RenderedBody, renderBody, weakEtag } from "./cache.ts";
 import { JAVA_JSON_TYPE, javaEtag } from "./java/index.ts";
 import { failureOf, type ReadJob, type ReadOutcome } from "./read-protocol.ts";
 import type { RouteAnswer, RouteDef } from "./routes/route-table.ts";
@@ -19,45 +20,30 @@ export function cacheControlOf(route: RouteDef, listStaleMs: number): string {
   return `public, max-age=${maxAge}`;
 }
 
-/** Renders a GET answer in its route's style: content type, ETag (weak, or the Java service's strong one). */
-export function renderRouteAnswer(
-  route: RouteDef,
-  answer: RouteAnswer,
-  cacheControl: string,
-): RenderedResponse {
+/** Renders a GET answer's body in its route's style: content type, ETag (weak, or the Java service's strong one). */
+export function renderRouteAnswer(route: RouteDef, answer: RouteAnswer): RenderedBody {
   const java = route.style === "java";
-  return renderResponse(
+  return renderBody(
     answer.status,
     answer.json,
-    cacheControl,
     answer.next,
     answer.contentType ?? (java ? JAVA_JSON_TYPE : JSON_CONTENT_TYPE),
     java ? javaEtag : weakEtag,
+    answer.maxAge ?? null,
   );
 }
 
-/** Renders a POST answer: the Java service's JSON type, no ETag and no `Cache-Control` (never cached). */
-export function renderPostAnswer(answer: RouteAnswer): RenderedResponse {
-  const bytes = Buffer.byteLength(answer.json);
-  const headers = [
-    CORS_HEADER,
-    "*",
-    "Content-Type",
-    answer.contentType ?? JAVA_JSON_TYPE,
-    "Content-Length",
-    String(bytes),
-  ];
-  return { status: answer.status, body: answer.json, bytes, etag: "", cacheControl: "", headers };
+/** Renders a POST answer's body: the Java service's JSON type, no ETag (and, from the front, no `Cache-Control`). */
+export function renderPostAnswer(answer: RouteAnswer): RenderedBody {
+  return renderBody(answer.status, answer.json, null, answer.contentType ?? JAVA_JSON_TYPE, null);
 }
 
-/** Answers jobs for `routes` from `store`; `listStaleMs` decides list routes' `Cache-Control`. */
+/** Answers jobs for `routes` from `store`. */
 export function createJobAnswerer(
   routes: readonly RouteDef[],
   store: ReadStore,
-  listStaleMs: number,
 ): (job: ReadJob) => ReadOutcome {
   const byTemplate = new Map(routes.map((route) => [route.template, route]));
-  const cacheControls = new Map(routes.map((route) => [route, cacheControlOf(route, listStaleMs)]));
   return (job) => {
     const route = byTemplate.get(job.template);
     try {
@@ -66,10 +52,7 @@ export function createJobAnswerer(
         if (route.post === undefined) throw new Error(`route ${job.template} takes no POST`);
         return { ok: true, response: renderPostAnswer(route.post.answer(store, job.query, job.request)) };
       }
-      const answer = route.answer(store, job.query, job.request);
-      const cacheControl =
-        answer.maxAge === undefined ? cacheControls.get(route)! : `public, max-age=${answer.maxAge}`;
-      return { ok: true, response: renderRouteAnswer(route, answer, cacheControl) };
+      return { ok: true, response: renderRouteAnswer(route, route.answer(store, job.query, job.request)) };
     } catch (error) {
       return { ok: false, failure: failureOf(error) };
     }

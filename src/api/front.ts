@@ -25,6 +25,7 @@ import {
   JSON_CONTENT_TYPE,
   type RenderedResponse,
   type ResponseCache,
+  responseOf,
   writeResponse,
 } from "./cache.ts";
 import { javaHeaderTooLarge, MAX_JAVA_REQUEST_HEADER_BYTES, requestHeaderBytes } from "./header-limits.ts";
@@ -73,7 +74,8 @@ export function createFront(deps: FrontDeps): RequestListener {
   const { routes, reads, cache, generation, listStaleMs, fallback, log, observe } = deps;
   const now = deps.now ?? (() => performance.now());
   const match = createRouteMatcher(routes);
-  // The header a route's answers carry (the read workers render the same); Java 4xx errors keep it too.
+  // The header a route's answers carry (the read workers render bodies, the front their headers); Java 4xx
+  // errors keep it too.
   const cacheControls = new Map(routes.map((route) => [route, cacheControlOf(route, listStaleMs)]));
 
   const report = (
@@ -155,7 +157,7 @@ export function createFront(deps: FrontDeps): RequestListener {
           report(res, started, route.template, req.method ?? "", "none");
           return;
         }
-        const rendered: RenderedResponse = outcome.response;
+        const rendered: RenderedResponse = responseOf(outcome.response, cacheControls.get(route)!);
         const cacheableAnswer = cacheable && rendered.status >= 200 && rendered.status < 300;
         // Filed under the generation read before the query: an answer computed while a file commits is at
         // least as new as that generation.
@@ -191,7 +193,7 @@ export function createFront(deps: FrontDeps): RequestListener {
       .then((query) => reads.run({ template: route.template, method: "POST", query, request }))
       .then(
         (outcome) => {
-          if (outcome.ok) writeResponse(req, res, outcome.response, false);
+          if (outcome.ok) writeResponse(req, res, responseOf(outcome.response, null), false);
           else writeJavaError(req, res, javaErrorOf(errorOf(outcome.failure, "java"), log, req.url));
         },
         (error: unknown) => writeJavaError(req, res, javaErrorOf(error, log, req.url)),

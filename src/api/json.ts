@@ -3,15 +3,16 @@
  * numbers: a `bigint` becomes its decimal digits, never a rounded double. Object keys keep insertion order,
  * which is how views fix the field order clients see; keys whose value is `undefined` are left out.
  *
- * This runs for every answer that is not cached, so it avoids per-object allocations (`Object.entries`) and
- * quotes object keys that need no escaping without `JSON.stringify`.
+ * This runs for every answer that is not cached, so it avoids per-object allocations (`Object.entries`), and
+ * quotes keys and strings that need no escaping (ids, timestamps, hex, most names) itself: a call into
+ * `JSON.stringify` per value cost more than the scan that shows it is not needed.
  */
 export function toJson(value: unknown): string {
   switch (typeof value) {
     case "bigint":
       return value.toString();
     case "string":
-      return JSON.stringify(value);
+      return quoteString(value);
     case "number":
       return Number.isFinite(value) ? String(value) : "null";
     case "boolean":
@@ -30,14 +31,28 @@ export function toJson(value: unknown): string {
     return `${out}]`;
   }
   const object = value as Record<string, unknown>;
-  let out = "{";
-  for (const key in object) {
-    if (!Object.hasOwn(object, key)) continue;
+  // Own enumerable string keys in order, as `for…in` with an own-property check gives them (V8 keeps them cached).
+  const keys = Object.keys(object);
+  let out = "";
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     const v = object[key];
     if (v === undefined) continue;
-    out += `${out.length === 1 ? "" : ","}${quoteKey(key)}:${toJson(v)}`;
+    out += `${out.length === 0 ? "{" : ","}${quoteString(key)}:${toJson(v)}`;
   }
-  return `${out}}`;
+  return out.length === 0 ? "{}" : `${out}}`;
+}
+
+/**
+ * A string as `JSON.stringify` writes it: quotes alone when it has nothing to escape (control characters, `"`,
+ * `\`, and surrogates, which JSON.stringify writes as escapes when they are unpaired).
+ */
+export function quoteString(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text);
+  }
+  return `"${text}"`;
 }
 
 /**
@@ -46,11 +61,4 @@ export function toJson(value: unknown): string {
  */
 export class RawJson {
   constructor(readonly text: string) {}
-}
-
-/** Plain field names (the views' own) need only quotes around them. */
-const PLAIN_KEY = /^[A-Za-z0-9_.]*$/;
-
-function quoteKey(key: string): string {
-  return PLAIN_KEY.test(key) ? `"${key}"` : JSON.stringify(key);
 }

@@ -5,7 +5,8 @@
  *
  * - A job waits in a queue (bounded by count and bytes: beyond that it is answered `unavailable` at once) until
  *   a worker has room; each worker holds at most `PIPELINE` jobs, answering them in order, so that it never
- *   idles while an answer travels back.
+ *   idles while an answer travels back. Jobs go out once per turn of the event loop, all those a worker takes
+ *   in one message: the requests that one read from the sockets cost one message, not one each.
  * - The deadline (`queryTimeoutMs`): a job running longer than that on its worker costs the worker. The job is
  *   answered `timeout`, the jobs queued behind it on that worker go back to the front of the queue, and the
  *   worker is terminated and replaced at once. A job that waits longer than the deadline for its turn (in the
@@ -24,10 +25,13 @@ import type { Logger } from "../log.ts";
 import { readWorkerSource } from "../runtime/assets.ts";
 import {
   failureOf,
+  fromWireOutcome,
   type ReadJob,
   type ReadOutcome,
   type ReadWorkerCommand,
   type ReadWorkerMessage,
+  toWireJob,
+  type WireJob,
 } from "./read-protocol.ts";
 import type { ReadWorkerData } from "./read-worker.ts";
 
@@ -169,14 +173,14 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
         else log.error({ reason: message.reason }, "a read worker could not start");
         return;
       case "done": {
-        for (const { id, outcome } of message.results) {
+        for (const wire of message.results) {
           const head = slot.inFlight[0];
-          if (head === undefined || head.id !== id) break;
+          if (head === undefined || head.id !== wire[0]) break;
           slot.inFlight.shift();
-          settle(head, outcome);
+          settle(head, fromWireOutcome(wire));
         }
         slot.headSince = performance.now();
-        dispatch();
+        scheduleDispatch();
         return;
       }
     }
@@ -232,9 +236,23 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     queuedBytes += pending.bytes;
   };
 
+  /**
+   * Dispatches once the event loop has run what it has in hand (the requests and answers read in this turn), so
+   * that they leave in one message per worker.
+   */
+  let dispatchScheduled = false;
+  const scheduleDispatch = (): void => {
+    if (dispatchScheduled) return;
+    dispatchScheduled = true;
+    setImmediate(() => {
+      dispatchScheduled = false;
+      dispatch();
+    });
+  };
+
   /** Sends queued jobs to workers with room, the least loaded first; one message per worker. */
   const dispatch = (): void => {
-    const batches = new Map<Slot, { id: number; job: ReadJob }[]>();
+    const batches = new Map<Slot, WireJob[]>();
     while (queue.length > 0) {
       let best: Slot | undefined;
       for (const slot of slots) {
@@ -247,9 +265,10 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
       queuedBytes -= pending.bytes;
       if (best.inFlight.length === 0) best.headSince = performance.now();
       best.inFlight.push(pending);
+      const wire = toWireJob(pending.id, pending.job);
       const batch = batches.get(best);
-      if (batch === undefined) batches.set(best, [{ id: pending.id, job: pending.job }]);
-      else batch.push({ id: pending.id, job: pending.job });
+      if (batch === undefined) batches.set(best, [wire]);
+      else batch.push(wire);
     }
     for (const [slot, jobs] of batches) send(slot, jobs);
   };
@@ -258,7 +277,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
    * Posts jobs to a worker. A job whose parsed query cannot be cloned (a route whose `parse` returned a function
    * or a class instance: a bug) fails alone, answered 500, instead of staying in the worker's hands unanswered.
    */
-  const send = (slot: Slot, jobs: { id: number; job: ReadJob }[]): void => {
+  const send = (slot: Slot, jobs: WireJob[]): void => {
     try {
       slot.worker.postMessage({ type: "jobs", jobs } satisfies ReadWorkerCommand);
       return;
@@ -269,7 +288,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
       try {
         slot.worker.postMessage({ type: "jobs", jobs: [one] } satisfies ReadWorkerCommand);
       } catch (error) {
-        const at = slot.inFlight.findIndex((pending) => pending.id === one.id);
+        const at = slot.inFlight.findIndex((pending) => pending.id === one[0]);
         const [pending] = slot.inFlight.splice(at, 1);
         if (at === 0) slot.headSince = performance.now();
         if (pending !== undefined) settle(pending, { ok: false, failure: failureOf(error) });
@@ -335,7 +354,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
       return new Promise((resolve) => {
         queue.push({ id: nextId++, job, bytes, resolve, queuedAt: performance.now(), settled: false });
         queuedBytes += bytes;
-        dispatch();
+        scheduleDispatch();
       });
     },
     stats: () => ({

@@ -1,10 +1,14 @@
 /**
  * What the HTTP front and the read workers say to each other. The front sends a job (the route's template, what
- * its `parse` returned, the request's URL and path parameters); a worker answers with the rendered response or
- * with a failure described as data (an `Error` does not survive the trip between threads as its own class).
- * Every value here survives `structuredClone`.
+ * its `parse` returned, the request's URL and path parameters); a worker answers with the rendered body or with a
+ * failure described as data (an `Error` does not survive the trip between threads as its own class). Every value
+ * here survives `structuredClone`.
+ *
+ * On the wire, jobs and answers travel as arrays of plain values (`WireJob`, `WireOutcome`), several to a
+ * message: cloning an object costs a property name per field each way, and every message costs both threads a
+ * wake-up and an event dispatch, which together cost more than a lookup's query (see bench/read-pool.ts).
  */
-import type { RenderedResponse } from "./cache.ts";
+import type { RenderedBody } from "./cache.ts";
 import { HttpError } from "./http-errors.ts";
 import { type JavaErrorMessage, JavaHttpError } from "./java/index.ts";
 import { ParameterError } from "./params/errors.ts";
@@ -49,28 +53,70 @@ export type ReadFailure =
   | { readonly kind: "unavailable" };
 
 export type ReadOutcome =
-  | { readonly ok: true; readonly response: RenderedResponse }
+  | { readonly ok: true; readonly response: RenderedBody }
   | { readonly ok: false; readonly failure: ReadFailure };
 
+/** A job on the wire: `[id, template, method, query, url, path parameters]`. */
+export type WireJob = readonly [
+  id: number,
+  template: string,
+  method: ReadJob["method"],
+  query: unknown,
+  url: string,
+  params: RouteRequest["params"],
+];
+
 /**
- * Messages from the front to a read worker: jobs, answered in order. Several travel in one message when the
- * front has several for the worker at once (a message costs more than a small job's clone).
+ * An answer on the wire: `[id, status, body, UTF-8 bytes, ETag, content type, Link header or null, max-age or
+ * null]`.
  */
-export type ReadWorkerCommand = {
-  readonly type: "jobs";
-  readonly jobs: readonly { readonly id: number; readonly job: ReadJob }[];
-};
+export type WireAnswer = readonly [
+  id: number,
+  status: number,
+  body: string | Uint8Array,
+  bytes: number,
+  etag: string,
+  contentType: string,
+  link: string | null,
+  maxAge: number | null,
+];
+
+/** A failure on the wire: `[id, failure]`. */
+export type WireFailure = readonly [id: number, failure: ReadFailure];
+
+export type WireOutcome = WireAnswer | WireFailure;
+
+/** Messages from the front to a read worker: jobs, answered in order. */
+export type ReadWorkerCommand = { readonly type: "jobs"; readonly jobs: readonly WireJob[] };
 
 /** Messages from a read worker to the front. */
 export type ReadWorkerMessage =
   | { readonly type: "ready" }
   /** The worker could not open the index or build its routes; it ends after sending this. */
   | { readonly type: "start-failed"; readonly reason: string }
-  /** Outcomes in the order the jobs were sent (one per message: the front times each job from the last). */
-  | {
-      readonly type: "done";
-      readonly results: readonly { readonly id: number; readonly outcome: ReadOutcome }[];
-    };
+  /** Outcomes in the order the jobs were sent. */
+  | { readonly type: "done"; readonly results: readonly WireOutcome[] };
+
+export function toWireJob(id: number, job: ReadJob): WireJob {
+  return [id, job.template, job.method, job.query, job.request.url, job.request.params];
+}
+
+export function fromWireJob(wire: WireJob): { id: number; job: ReadJob } {
+  const [id, template, method, query, url, params] = wire;
+  return { id, job: { template, method, query, request: { url, params } } };
+}
+
+export function toWireOutcome(id: number, outcome: ReadOutcome): WireOutcome {
+  if (!outcome.ok) return [id, outcome.failure];
+  const { status, body, bytes, etag, contentType, link, maxAge } = outcome.response;
+  return [id, status, body, bytes, etag, contentType, link, maxAge];
+}
+
+export function fromWireOutcome(wire: WireOutcome): ReadOutcome {
+  if (wire.length === 2) return { ok: false, failure: wire[1] };
+  const [, status, body, bytes, etag, contentType, link, maxAge] = wire;
+  return { ok: true, response: { status, body, bytes, etag, contentType, link, maxAge } };
+}
 
 /** A thrown value as a `ReadFailure`. */
 export function failureOf(error: unknown): ReadFailure {

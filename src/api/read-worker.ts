@@ -1,7 +1,7 @@
 /**
  * A read worker: one thread with its own read-only connection to the index and its own route table, built from
  * the same route modules as the front's. It answers the jobs the front sends, one after another, with rendered
- * bytes (see answer-job.ts). All its state lives in this call, so a test can run it in its own thread with a
+ * bodies (see answer-job.ts). All its state lives in this call, so a test can run it in its own thread with a
  * `MessageChannel` port, as the thread entry (read-worker-entry.ts) does with `parentPort`.
  */
 import type { MessagePort } from "node:worker_threads";
@@ -9,15 +9,18 @@ import { openReader } from "../store/db.ts";
 import { createReadStore } from "../store/read-store.ts";
 import { createJobAnswerer } from "./answer-job.ts";
 import { apiRoutes } from "./app.ts";
-import type { ReadWorkerCommand, ReadWorkerMessage } from "./read-protocol.ts";
+import {
+  fromWireJob,
+  type ReadWorkerCommand,
+  type ReadWorkerMessage,
+  toWireOutcome,
+} from "./read-protocol.ts";
 import type { RouteDef } from "./routes/route-table.ts";
 
 /** What the front hands each read worker. */
 export type ReadWorkerData = {
   /** The SQLite file of the index (the ingest worker has created it). */
   dbPath: string;
-  /** How long a list answer may be kept once newer data is indexed, in ms: decides its `Cache-Control`. */
-  listStaleMs: number;
   /**
    * Modules whose `routes()` export adds routes after the API's own, loaded by URL (tests: a route that holds
    * a query open on purpose). Empty in production: nothing a client or an operator sets reaches it.
@@ -48,7 +51,7 @@ export async function runReadWorker(data: ReadWorkerData, port: ReadWorkerPort):
   try {
     const db = openReader(data.dbPath);
     const routes = [...apiRoutes(), ...(await loadRouteModules(data.routeModules))];
-    answer = createJobAnswerer(routes, createReadStore(db), data.listStaleMs);
+    answer = createJobAnswerer(routes, createReadStore(db));
   } catch (error) {
     port.postMessage({ type: "start-failed", reason: (error as Error).message } satisfies ReadWorkerMessage);
     return false;
@@ -56,7 +59,15 @@ export async function runReadWorker(data: ReadWorkerData, port: ReadWorkerPort):
   const post = (message: ReadWorkerMessage) => port.postMessage(message);
   port.on("message", (command: ReadWorkerCommand) => {
     // Each outcome goes back as soon as it is ready: the front times the job in hand from the previous answer.
-    for (const { id, job } of command.jobs) post({ type: "done", results: [{ id, outcome: answer(job) }] });
+    for (const wire of command.jobs) {
+      const { id, job } = fromWireJob(wire);
+      const outcome = toWireOutcome(id, answer(job));
+      const body = outcome[2];
+      // A body rendered as bytes moves to the front without a copy.
+      if (body instanceof Uint8Array)
+        port.postMessage({ type: "done", results: [outcome] }, [body.buffer as ArrayBuffer]);
+      else post({ type: "done", results: [outcome] });
+    }
   });
   post({ type: "ready" });
   return true;

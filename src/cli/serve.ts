@@ -91,7 +91,7 @@ export async function startService(
     reads = createReadPool({
       workers: config.readWorkers ?? defaultReadWorkers(),
       queryTimeoutMs: config.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
-      data: { dbPath: location.path, listStaleMs: config.listCacheMs, routeModules },
+      data: { dbPath: location.path, routeModules },
       log: apiLog,
     });
     try {

@@ -148,13 +148,35 @@ export function createMetrics({ ingest, dbPath, reads }: MetricsDeps): Metrics {
     registers: [registry],
   });
 
+  // Each request's labels name one series among a bounded set (route templates, methods, statuses): its
+  // children are kept by their labels, so that counting a request does not hash its labels again. Past the
+  // bound (never reached by the API's own routes) labels are passed as before.
+  const MAX_KEPT_SERIES = 4096;
+  const counted = new Map<string, { inc(): void }>();
+  const cacheHits = cache.labels({ result: "hit" });
+  const cacheMisses = cache.labels({ result: "miss" });
+  const timed = new Map<string, { observe(value: number): void }>();
   return {
     observeRequest(e) {
       // Labels come from bounded sets: a client's made-up method must not add a time series.
       const method = METHODS.has(e.method) ? e.method : "OTHER";
-      requests.inc({ route: e.route, method, status: String(e.status) });
-      latency.observe({ route: e.route, method }, e.seconds);
-      if (e.cache !== "none") cache.inc({ result: e.cache });
+      const status = String(e.status);
+      const countKey = `${e.route} ${method} ${status}`;
+      let count = counted.get(countKey);
+      if (count === undefined) {
+        count = requests.labels({ route: e.route, method, status });
+        if (counted.size < MAX_KEPT_SERIES) counted.set(countKey, count);
+      }
+      count.inc();
+      const timeKey = `${e.route} ${method}`;
+      let time = timed.get(timeKey);
+      if (time === undefined) {
+        time = latency.labels({ route: e.route, method });
+        if (timed.size < MAX_KEPT_SERIES) timed.set(timeKey, time);
+      }
+      time.observe(e.seconds);
+      if (e.cache === "hit") cacheHits.inc();
+      else if (e.cache === "miss") cacheMisses.inc();
     },
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };

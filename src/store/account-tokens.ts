@@ -63,7 +63,7 @@ export function createAccountTokenQueries(
       const sql = `SELECT ta.token_id, ta.automatic_association, ta.balance, ta.created_ns, ta.freeze_status,
           ta.kyc_status, COALESCE(t.decimals, 0) AS decimals
         FROM token_account ta LEFT JOIN token t ON t.id = ta.token_id AND t.valid_to IS NULL
-        ${where.sql()} ORDER BY ta.token_id ${direction(query.order)} LIMIT ?`;
+        ${where.sql()} ORDER BY ta.token_id ${direction(query.order)} LIMIT +?`;
       return statement(sql).all(...where.params, query.limit) as TokenRelationshipRow[];
     },
 

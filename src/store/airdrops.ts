@@ -56,7 +56,7 @@ export function createAirdropQueries(
       const dir = direction(query.order);
       const index = query.outstanding ? "token_airdrop_outstanding" : "token_airdrop_pending";
       const sql = `SELECT sender, receiver, token_id, serial, amount, valid_from, valid_to
-        FROM token_airdrop INDEXED BY ${index} ${where.sql()} ORDER BY ${other} ${dir}, token_id ${dir}, serial ${dir} LIMIT ?`;
+        FROM token_airdrop INDEXED BY ${index} ${where.sql()} ORDER BY ${other} ${dir}, token_id ${dir}, serial ${dir} LIMIT +?`;
       return statement(sql).all(...where.params, query.limit) as TokenAirdropRow[];
     },
   };

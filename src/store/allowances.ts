@@ -84,7 +84,7 @@ export function createAllowanceQueries(
         .in("spender", query.spenderIds)
         .compare("spender", query.spenderConditions);
       const sql = `SELECT owner, spender, amount, amount_granted, valid_from, valid_to
-        FROM crypto_allowance INDEXED BY crypto_allowance_live ${where.sql()} ORDER BY spender ${direction(query.order)} LIMIT ?`;
+        FROM crypto_allowance INDEXED BY crypto_allowance_live ${where.sql()} ORDER BY spender ${direction(query.order)} LIMIT +?`;
       return statement(sql).all(...where.params, query.limit) as FungibleAllowanceRow[];
     },
 
@@ -113,7 +113,7 @@ export function createAllowanceQueries(
       const dir = direction(query.order);
       const index = query.byOwner ? "nft_allowance_by_owner" : "nft_allowance_by_spender";
       const sql = `SELECT owner, spender, token_id, approved_for_all, valid_from, valid_to
-        FROM nft_allowance INDEXED BY ${index} ${where.sql()} ORDER BY ${other} ${dir}, token_id ${dir} LIMIT ?`;
+        FROM nft_allowance INDEXED BY ${index} ${where.sql()} ORDER BY ${other} ${dir}, token_id ${dir} LIMIT +?`;
       return statement(sql).all(...where.params, query.limit) as NftAllowanceRow[];
     },
   };

@@ -36,7 +36,7 @@ export function createBalanceChecks(db: Db): BalanceChecks {
   const selectTotals = db.prepare("SELECT checked, disagreeing FROM balance_check_totals WHERE id = 1");
   const selectRecent = db.prepare(
     `SELECT consensus_ns, file_name, accounts, differences, examples FROM balance_check
-     ORDER BY consensus_ns DESC LIMIT ?`,
+     ORDER BY consensus_ns DESC LIMIT +?`,
   );
   const record = db.transaction((check: BalanceCheckRow) => {
     const inserted = insert.run(

@@ -98,7 +98,7 @@ export function createBalanceQueries(
         if (walk) where.startOf("ta.token_id", query.order);
         sql = `SELECT ta.token_id, ta.account_id, ta.balance, ta.balance_ns, t.decimals
           FROM token_account ta ${join} ${where.sql()}
-          ORDER BY ${orderBy("ta.")} LIMIT ?`;
+          ORDER BY ${orderBy("ta.")} LIMIT +?`;
         params = [...joinParams, ...where.params, query.limit];
       } else {
         const at = query.atNs;
@@ -137,7 +137,7 @@ export function createBalanceQueries(
           params.push(at, ...joinParams, ...part.params);
         }
         const outer = new WhereBuilder().compare("balance", query.balances);
-        sql = `SELECT * FROM (${selects.join(" UNION ALL ")}) ${outer.sql()} ORDER BY ${orderBy("")} LIMIT ?`;
+        sql = `SELECT * FROM (${selects.join(" UNION ALL ")}) ${outer.sql()} ORDER BY ${orderBy("")} LIMIT +?`;
         params.push(...outer.params, query.limit);
       }
       return statement(sql).all(...params) as BalanceRow[];

@@ -84,7 +84,7 @@ export function createBlockQueries(db: Db): BlockQueries {
         .compare("number", blockNumbers)
         .compare("consensus_end", consensusEnds);
       if (!bounds(orderBy === "number" ? blockNumbers : consensusEnds)) where.startOf(orderBy, order);
-      const sql = `SELECT number FROM record_file ${where.sql()} ORDER BY ${orderBy} ${direction(order)} LIMIT ?`;
+      const sql = `SELECT number FROM record_file ${where.sql()} ORDER BY ${orderBy} ${direction(order)} LIMIT +?`;
       return listStatement(sql).all(...(where.params as bigint[]), limit);
     },
 

@@ -85,6 +85,11 @@ export type StatementCache = ((sql: string) => Database.Statement) & { readonly 
 export const DEFAULT_CACHED_STATEMENTS = 128;
 
 /**
+ * Page sizes are bound as `LIMIT +?`, never `LIMIT ?`: SQLite plans with the value of a bare `LIMIT ?`, so binding
+ * one (better-sqlite3 binds every parameter on every run) expires the prepared statement, and SQLite parses and
+ * plans it again on each run (a fifth of a page of topic messages). An expression keeps the prepared plan, which is
+ * the plan for an unknown limit: the one the plan test EXPLAINs, and which checks this spelling too.
+ *
  * Prepared statements by SQL text, least recently used dropped beyond `maxStatements`. List queries are
  * assembled from the filters a request uses, and a request may repeat a filter up to 100 times with any mix of
  * operators, so the number of distinct texts input can produce is huge: the bound keeps memory flat whatever

@@ -82,7 +82,7 @@ export function createNetworkQueries(db: Db): NetworkQueries {
      LEFT JOIN node_stake s ON s.consensus_ns = (SELECT consensus_ns FROM stake_at) AND s.node_id = e.node_id
      WHERE e.node_id >= @lower AND e.node_id <= @upper
        ${withIds ? "AND e.node_id IN (SELECT CAST(value AS INTEGER) FROM json_each(@ids))" : ""}
-     ORDER BY e.node_id ${order} LIMIT @limit`;
+     ORDER BY e.node_id ${order} LIMIT +@limit`;
   const statements = {
     asc: db.prepare(nodesSql(false, "ASC")),
     desc: db.prepare(nodesSql(false, "DESC")),

@@ -118,7 +118,7 @@ export function createNftQueries(db: Db, statement: StatementCache = createState
         where.startOf("n.token_id", query.order);
       const dir = direction(query.order);
       const orderBy = query.scope.kind === "one" ? `n.serial ${dir}` : `n.token_id ${dir}, n.serial ${dir}`;
-      const sql = `SELECT ${NFT_COLUMNS} FROM nft n ${TOKEN_ENTITY_JOIN} ${where.sql()} ORDER BY ${orderBy} LIMIT ?`;
+      const sql = `SELECT ${NFT_COLUMNS} FROM nft n ${TOKEN_ENTITY_JOIN} ${where.sql()} ORDER BY ${orderBy} LIMIT +?`;
       return statement(sql).all(...where.params, query.limit) as NftRow[];
     },
 
@@ -133,7 +133,7 @@ export function createNftQueries(db: Db, statement: StatementCache = createState
           SELECT valid_from AS ts FROM nft ${versions.sql()}
           UNION ALL
           SELECT valid_from AS ts FROM entity ${deletion.sql()}
-        ) ORDER BY ts ${direction(order)} LIMIT ?`;
+        ) ORDER BY ts ${direction(order)} LIMIT +?`;
       const times = statement(sql)
         .pluck()
         .all(...versions.params, ...deletion.params, limit) as bigint[];

@@ -33,7 +33,7 @@ export function pairedUnion(args: {
     args.base(where);
     for (const { key, op, value } of part) where.compare(args.columns[key], [{ op, value }]);
     return {
-      sql: `${args.select} ${where.sql()} ${innerOrder} LIMIT ?`,
+      sql: `${args.select} ${where.sql()} ${innerOrder} LIMIT +?`,
       params: [...where.params, args.limit],
     };
   };
@@ -41,7 +41,7 @@ export function pairedUnion(args: {
   const queries = parts.map(subquery);
   return {
     sql: `${queries.map((q) => `SELECT * FROM (${q.sql})`).join(" UNION ALL ")}
-      ORDER BY ${args.orderNames[0]} ${dir}, ${args.orderNames[1]} ${dir} LIMIT ?`,
+      ORDER BY ${args.orderNames[0]} ${dir}, ${args.orderNames[1]} ${dir} LIMIT +?`,
     params: [...queries.flatMap((q) => q.params), args.limit],
   };
 }

@@ -40,7 +40,7 @@ export function createStakingRewardQueries(
         )
         .compare("consensus_ns", query.timestampConditions);
       const sql = `SELECT account_id, amount, consensus_ns FROM staking_reward_transfer ${where.sql()}
-        ORDER BY consensus_ns ${direction(query.order)} LIMIT ?`;
+        ORDER BY consensus_ns ${direction(query.order)} LIMIT +?`;
       return statement(sql).all(...where.params, query.limit) as StakingRewardRow[];
     },
   };

@@ -132,7 +132,7 @@ export function createTokenListQueries(
       if (query.names.length > 0)
         where.add(`${NAME_MATCH_FUNCTION}(t.name, ?) != 0`, JSON.stringify(query.names));
       const sql = `SELECT t.id, t.name, t.symbol, t.type, t.decimals, t.metadata, e.key
-        FROM ${from} ${join} ${where.sql()} ORDER BY ${orderColumn} ${direction(query.order)} LIMIT ?`;
+        FROM ${from} ${join} ${where.sql()} ORDER BY ${orderColumn} ${direction(query.order)} LIMIT +?`;
       return statement(sql).all(...joinParams, ...where.params, query.limit) as TokenListRow[];
     },
   };

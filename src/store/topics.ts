@@ -132,7 +132,7 @@ function pageSql(order: Order, excludesTimes: boolean, excludesSequences: boolea
     WHERE topic_id = ? AND consensus_ns >= ? AND consensus_ns <= ?
     ${excludesTimes ? "AND consensus_ns NOT IN (SELECT value FROM json_each(?))" : ""}
     ${excludesSequences ? "AND sequence_number NOT IN (SELECT value FROM json_each(?))" : ""}
-    ORDER BY consensus_ns ${direction} LIMIT ?`;
+    ORDER BY consensus_ns ${direction} LIMIT +?`;
 }
 
 export function createTopicQueries(db: Db, statements: StatementCache): TopicQueries {

@@ -186,11 +186,11 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     .pluck();
   const groupsDown = db.prepare(
     `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns <= ?
-     ORDER BY first_ns DESC LIMIT ?`,
+     ORDER BY first_ns DESC LIMIT +?`,
   );
   const groupsUp = db.prepare(
     `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns >= ?
-       AND first_ns <= ? ORDER BY first_ns LIMIT ?`,
+       AND first_ns <= ? ORDER BY first_ns LIMIT +?`,
   );
   const groupBefore = db.prepare(
     `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns < ?
@@ -289,7 +289,7 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     const flag = creditDebitFlag(query.creditDebit);
     const sql = `SELECT consensus_ns FROM "transaction" WHERE kind = ? AND consensus_ns >= ? AND consensus_ns <= ?${notIn}${
       flag === 0 ? "" : " AND flags & ? != 0"
-    } ORDER BY consensus_ns ${direction(query.order)} LIMIT ?`;
+    } ORDER BY consensus_ns ${direction(query.order)} LIMIT +?`;
     return (lower, upper, limit) =>
       statement(sql)
         .pluck()
@@ -302,7 +302,7 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     const flag = creditDebitFlag(query.creditDebit);
     const sql = `SELECT ${columns} FROM "transaction" WHERE consensus_ns >= ? AND consensus_ns <= ?${notIn}${
       flag === 0 ? "" : " AND flags & ? != 0"
-    } ORDER BY consensus_ns ${direction(query.order)} LIMIT ?`;
+    } ORDER BY consensus_ns ${direction(query.order)} LIMIT +?`;
     const tail = flag === 0 ? excluded : [...excluded, flag];
     return (lower: bigint, upper: bigint, limit: number) => statement(sql).all(lower, upper, ...tail, limit);
   };

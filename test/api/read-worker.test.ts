@@ -1,7 +1,15 @@
 import { join } from "node:path";
 import { MessageChannel } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReadJob, ReadWorkerMessage } from "../../src/api/read-protocol.ts";
+import { apiRoutes } from "../../src/api/app.ts";
+import { BYTES_BODY_MIN_CHARS, weakEtag } from "../../src/api/cache.ts";
+import {
+  fromWireOutcome,
+  type ReadJob,
+  type ReadOutcome,
+  type ReadWorkerMessage,
+  toWireJob,
+} from "../../src/api/read-protocol.ts";
 import { runReadWorker } from "../../src/api/read-worker.ts";
 import { runIngestWorker } from "../../src/ingest/ingest-worker.ts";
 import { MAX_DECOMPRESSED_BYTES } from "../../src/streams/decompress.ts";
@@ -47,18 +55,25 @@ function startWorker(path: string) {
   const { port1, port2 } = new MessageChannel();
   const messages: ReadWorkerMessage[] = [];
   const waiting = new Map<number | string, (message: ReadWorkerMessage) => void>();
+  const outcomes = new Map<number, ReadOutcome>();
   port2.on("message", (message: ReadWorkerMessage) => {
     messages.push(message);
     if (message.type !== "done") waiting.get(message.type)?.(message);
-    else for (const { id } of message.results) waiting.get(id)?.(message);
+    else
+      for (const wire of message.results) {
+        outcomes.set(wire[0], fromWireOutcome(wire));
+        waiting.get(wire[0])?.(message);
+      }
   });
   const next = (key: number | string) =>
     new Promise<ReadWorkerMessage>((resolve) => waiting.set(key, resolve));
-  const started = runReadWorker({ dbPath: path, listStaleMs: 1000, routeModules: [] }, port1);
-  const ask = (id: number, job: ReadJob) => {
+  const started = runReadWorker({ dbPath: path, routeModules: [] }, port1);
+  /** Sends a job as the pool does and resolves with its outcome. */
+  const ask = async (id: number, job: ReadJob) => {
     const answer = next(id);
-    port2.postMessage({ type: "jobs", jobs: [{ id, job }] });
-    return answer;
+    port2.postMessage({ type: "jobs", jobs: [toWireJob(id, job)] });
+    await answer;
+    return outcomes.get(id)!;
   };
   const close = () => {
     port1.close();
@@ -83,25 +98,40 @@ describe("the read worker as a module (no thread spawned)", () => {
     const [shard, realm, num] = token.id.split(".").map(BigInt) as [bigint, bigint, bigint];
     const encoded = (shard << 54n) | (realm << 38n) | num;
 
-    const found = await worker.ask(1, infoJob(encoded, `/api/v1/tokens/${token.id}`));
-    expect(found).toMatchObject({ type: "done", results: [{ id: 1, outcome: { ok: true } }] });
-    const response = (found as Extract<ReadWorkerMessage, { type: "done" }>).results[0]!.outcome;
+    const response = await worker.ask(1, infoJob(encoded, `/api/v1/tokens/${token.id}`));
     if (!response.ok) throw new Error("no answer");
     expect(response.response.status).toBe(200);
-    expect(response.response.headers).toContain("public, max-age=5");
+    expect(response.response.contentType).toBe("application/json; charset=utf-8");
     expect(response.response.etag).toMatch(/^W\/"/);
-    expect(JSON.parse(response.response.body)).toMatchObject({ token_id: token.id, name: token.name });
+    // A short body travels as text.
+    expect(typeof response.response.body).toBe("string");
+    const text = response.response.body as string;
+    expect(response.response.bytes).toBe(Buffer.byteLength(text));
+    expect(JSON.parse(text)).toMatchObject({ token_id: token.id, name: token.name });
 
     const missing = await worker.ask(2, infoJob(encoded + 100_000n, "/api/v1/tokens/x"));
-    expect(missing).toEqual({
-      type: "done",
-      results: [
-        { id: 2, outcome: { ok: false, failure: { kind: "http", status: 404, messages: ["Not found"] } } },
-      ],
-    });
+    expect(missing).toEqual({ ok: false, failure: { kind: "http", status: 404, messages: ["Not found"] } });
 
     const unknown = await worker.ask(3, { ...infoJob(encoded, "/x"), template: "/api/v1/nothing" });
-    expect(unknown).toMatchObject({ results: [{ outcome: { ok: false, failure: { kind: "unexpected" } } }] });
+    expect(unknown).toMatchObject({ ok: false, failure: { kind: "unexpected" } });
+
+    // A large body travels as its UTF-8 bytes, whose length and ETag are the text's.
+    const listUrl = "/api/v1/blocks?limit=100";
+    const list = apiRoutes().find((route) => route.template === "/api/v1/blocks")!;
+    const listed = await worker.ask(4, {
+      template: list.template,
+      method: "GET",
+      query: list.parse({ url: listUrl, params: {} }),
+      request: { url: listUrl, params: {} },
+    });
+    if (!listed.ok) throw new Error("no answer");
+    const bytes = listed.response.body;
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    const listText = Buffer.from(bytes as Uint8Array).toString("utf8");
+    expect(listText.length).toBeGreaterThanOrEqual(BYTES_BODY_MIN_CHARS);
+    expect(listed.response.bytes).toBe((bytes as Uint8Array).byteLength);
+    expect(listed.response.etag).toBe(weakEtag(listText));
+    expect(JSON.parse(listText).blocks.length).toBeGreaterThan(5);
     worker.close();
   });
 

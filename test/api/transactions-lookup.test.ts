@@ -5,7 +5,8 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createJobAnswerer } from "../../src/api/answer-job.ts";
+import { cacheControlOf, createJobAnswerer } from "../../src/api/answer-job.ts";
+import { responseOf } from "../../src/api/cache.ts";
 import { transactionRoutes } from "../../src/api/routes/transactions.ts";
 import type { ReadStore } from "../../src/store/read-store.ts";
 import type { TransactionRow } from "../../src/store/transactions.ts";
@@ -200,7 +201,8 @@ describe("by transaction id", () => {
       const store = {
         transactions: { getTransactionsById: () => rows, getTransactionsByHash: () => rows },
       } as unknown as ReadStore;
-      const answer = createJobAnswerer(transactionRoutes(), store, 1000);
+      const routes = transactionRoutes();
+      const answer = createJobAnswerer(routes, store);
       const path = "/api/v1/transactions/0.0.2-1-1";
       const outcome = answer({
         template: "/api/v1/transactions/{transactionIdOrHash}",
@@ -209,7 +211,9 @@ describe("by transaction id", () => {
         request: { url: path, params: { transactionIdOrHash: "0.0.2-1-1" } },
       });
       if (!outcome.ok) throw new Error("no answer");
-      return outcome.response.cacheControl;
+      // The header as the front writes it: the route's, unless the answer carries its own max-age.
+      const route = routes.find((r) => r.template === "/api/v1/transactions/{transactionIdOrHash}")!;
+      return responseOf(outcome.response, cacheControlOf(route, 1000)).cacheControl;
     };
     expect(headerFor([row(nowNs - 1_000_000_000n, 42, false)])).toBe("public, max-age=5");
     // Executed already, or created longer ago than the 62-day window: the lookup's own lifetime.

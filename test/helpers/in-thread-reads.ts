@@ -7,11 +7,7 @@ import type { ReadStore } from "../../src/store/read-store.ts";
  * The answer step run in the test's own thread, for tests of the front with routes of their own: the same
  * `createJobAnswerer` every read worker runs, without a thread. The service itself always uses the pool.
  */
-export function inThreadReads(
-  routes: readonly RouteDef[],
-  store: ReadStore,
-  listStaleMs = 1000,
-): ReadAnswerer {
-  const answer = createJobAnswerer(routes, store, listStaleMs);
+export function inThreadReads(routes: readonly RouteDef[], store: ReadStore): ReadAnswerer {
+  const answer = createJobAnswerer(routes, store);
   return { run: (job) => Promise.resolve(structuredClone(answer(structuredClone(job)))) };
 }

@@ -12,6 +12,6 @@ import { createHash } from "node:crypto";
 export const JAVA_JSON_TYPE = "application/json;charset=UTF-8";
 
 /** Spring's shallow ETag of a body: `"0<md5 hex>"`. */
-export function javaEtag(body: string | Buffer): string {
+export function javaEtag(body: string | Uint8Array): string {
   return `"0${createHash("md5").update(body).digest("hex")}"`;
 }

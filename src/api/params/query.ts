@@ -66,7 +66,7 @@ function arrayLimitError(limit: number): QueryStringError {
 
 /** qs's decoder: `+` is a space; malformed escapes leave the component as written. */
 function decodeComponent(text: string): string {
-  const spaced = text.replace(/\+/g, " ");
+  const spaced = text.includes("+") ? text.replace(/\+/g, " ") : text;
   if (!text.includes("%")) return spaced;
   try {
     return decodeURIComponent(spaced);
@@ -92,7 +92,9 @@ function addValues(
 
 /** qs `parseValues`: spelled (decoded, not yet nested) names to their values, in first-appearance order. */
 function collectSpelledNames(queryString: string, arrayLimit: number): Map<string, MutableEntry> {
-  const cleaned = queryString.replace(/%5B/gi, "[").replace(/%5D/gi, "]");
+  const cleaned = queryString.includes("%")
+    ? queryString.replace(/%5B/gi, "[").replace(/%5D/gi, "]")
+    : queryString;
   const parts = cleaned.split("&", PARAMETER_LIMIT + 1);
   if (parts.length > PARAMETER_LIMIT) {
     throw new QueryStringError(`Parameter limit exceeded. Only ${PARAMETER_LIMIT} parameters allowed.`);
@@ -145,6 +147,9 @@ function isPrototypeMember(name: string): boolean {
 }
 
 function isArrayIndexText(text: string): boolean {
+  // Most names start with a letter: no pattern to run for them.
+  const first = text.charCodeAt(0);
+  if (!(first >= 48 && first <= 57)) return false;
   return /^(0|[1-9]\d*)$/.test(text) && Number(text) < 2 ** 32 - 1;
 }
 
@@ -199,7 +204,16 @@ function findClosingBracket(text: string, open: number): number {
 }
 
 /** Orders names as `Object.entries` would: array-index-like names first, ascending, then insertion order. */
-function objectKeyOrder<V>(entries: Map<string, V>): [string, V][] {
+function objectKeyOrder<V>(entries: Map<string, V>): Iterable<[string, V]> {
+  let indexLike = false;
+  for (const name of entries.keys()) {
+    if (isArrayIndexText(name)) {
+      indexLike = true;
+      break;
+    }
+  }
+  // The usual query has no such name: insertion order as it is.
+  if (!indexLike) return entries;
   const all = [...entries];
   const indices = all.filter(([name]) => isArrayIndexText(name)).sort(([a], [b]) => Number(a) - Number(b));
   return [...indices, ...all.filter(([name]) => !isArrayIndexText(name))];
@@ -227,7 +241,8 @@ export function parseQueryString(queryString: string, arrayLimit = 100): QueryPa
       : entry.values;
     addValues(merged, lower, values, entry.repeated);
   }
-  return { ok: true, query: new Map(objectKeyOrder(merged)) };
+  const ordered = objectKeyOrder(merged);
+  return { ok: true, query: ordered === merged ? merged : new Map(ordered) };
 }
 
 /** Splits `req.originalUrl` into the path as sent and the raw query string (no `?`, no `#fragment`). */

@@ -61,16 +61,20 @@ function chunkInfoView(record: TopicMessageRecord) {
  * become U+FFFD) instead of base64. Written directly rather than through `toJson`: pages of messages are the
  * bulk of what a mirror serves, and base64, timestamps, ids and numbers need no escaping.
  */
-export function topicMessageJson(record: TopicMessageRecord, utf8 = false): string {
+export function topicMessageJson(
+  record: TopicMessageRecord,
+  utf8 = false,
+  idText: (id: bigint) => string = quotedId,
+): string {
   const chunkInfo = record.chunkNum === null ? "null" : toJson(chunkInfoView(record));
   const message = utf8
     ? JSON.stringify(Buffer.from(record.messageBase64, "base64").toString("utf8"))
     : `"${record.messageBase64}"`;
   return (
     `{"chunk_info":${chunkInfo},"consensus_timestamp":"${formatTimestamp(record.consensusNs)}",` +
-    `"message":${message},"payer_account_id":${quotedId(record.payerId)},` +
+    `"message":${message},"payer_account_id":${idText(record.payerId)},` +
     `"running_hash":"${record.runningHashBase64}","running_hash_version":${record.runningHashVersion},` +
-    `"sequence_number":${record.sequenceNumber},"topic_id":${quotedId(record.topicId)}}`
+    `"sequence_number":${record.sequenceNumber},"topic_id":${idText(record.topicId)}}`
   );
 }
 
@@ -80,8 +84,19 @@ export function topicMessagesJson(
   utf8: boolean,
   next: string | null,
 ) {
+  // A page's messages share their topic and often their payers: each id is formatted once.
+  const ids = new Map<bigint, string>();
+  const idText = (id: bigint) => {
+    let text = ids.get(id);
+    if (text === undefined) {
+      text = quotedId(id);
+      ids.set(id, text);
+    }
+    return text;
+  };
   let out = '{"messages":[';
-  for (let i = 0; i < records.length; i++) out += (i === 0 ? "" : ",") + topicMessageJson(records[i]!, utf8);
+  for (let i = 0; i < records.length; i++)
+    out += (i === 0 ? "" : ",") + topicMessageJson(records[i]!, utf8, idText);
   return `${out}],"links":{"next":${next === null ? "null" : JSON.stringify(next)}}}`;
 }
 
