@@ -172,7 +172,7 @@ export function createAccountQueries(
   const transactionInstants = db
     .prepare(
       `SELECT consensus_ns FROM "transaction" WHERE consensus_ns >= ? AND consensus_ns <= ?
-       ORDER BY consensus_ns DESC LIMIT ?`,
+       ORDER BY consensus_ns DESC LIMIT +?`,
     )
     .pluck();
 
@@ -220,7 +220,7 @@ export function createAccountQueries(
         where.compare("COALESCE(hb.balance, 0)", query.balances);
       }
       const sql = `SELECT ${ACCOUNT_COLUMNS}${hbarColumns} FROM entity e ${join} ${where.sql()}
-        ORDER BY e.id ${direction(query.order)} LIMIT ?`;
+        ORDER BY e.id ${direction(query.order)} LIMIT +?`;
       const rows = statement(sql).all(...where.params, query.limit) as Array<AccountRow & HbarColumns>;
       return rows.map((row) => ({
         ...row,
@@ -240,7 +240,7 @@ export function createAccountQueries(
       const dir = direction(order);
       if (atNs === null) {
         const sql = `SELECT token_id, balance FROM token_account
-          WHERE account_id = ? AND valid_to IS NULL AND associated = 1 ORDER BY token_id ${dir} LIMIT ?`;
+          WHERE account_id = ? AND valid_to IS NULL AND associated = 1 ORDER BY token_id ${dir} LIMIT +?`;
         return statement(sql).all(id, limit) as TokenBalanceRow[];
       }
       // The relationship version valid at the instant (the current one, or a closed one: one seek each in its own
@@ -253,7 +253,7 @@ export function createAccountQueries(
           UNION ALL
           SELECT token_id, created_ns FROM token_account
             WHERE account_id = ? AND valid_to IS NOT NULL AND valid_to > ? AND valid_from <= ? AND associated = 1) v
-        ORDER BY v.token_id ${dir} LIMIT ?`;
+        ORDER BY v.token_id ${dir} LIMIT +?`;
       return statement(sql).all(id, atNs, id, atNs, id, atNs, atNs, limit) as TokenBalanceRow[];
     },
 
@@ -290,7 +290,7 @@ export function createAccountQueries(
         where.compare("COALESCE(hb.balance, 0)", query.balances);
         sql = `SELECT e.id AS account_id, e.created_ns, hb.balance AS hb_balance, hb.valid_from AS hb_from,
             hb.changes AS hb_changes
-          FROM entity e ${hbarJoin(null)} ${where.sql()} ORDER BY e.id ${dir} LIMIT ?`;
+          FROM entity e ${hbarJoin(null)} ${where.sql()} ORDER BY e.id ${dir} LIMIT +?`;
         params = [...where.params, query.limit];
       } else {
         // The one public key applies to the accounts' current keys (upstream looks their ids up first).
@@ -305,7 +305,7 @@ export function createAccountQueries(
             hb.changes AS hb_changes
           FROM entity e ${hbarJoin("?")} ${keyJoin} ${where.sql()}`;
         const outer = new WhereBuilder().compare("hb_balance", query.balances);
-        sql = `SELECT * FROM (${inner}) ${outer.sql()} ORDER BY account_id ${dir} LIMIT ?`;
+        sql = `SELECT * FROM (${inner}) ${outer.sql()} ORDER BY account_id ${dir} LIMIT +?`;
         params = [
           at,
           at,
