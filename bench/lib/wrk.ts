@@ -10,6 +10,8 @@ import { join } from "node:path";
 
 export type WrkResult = {
   label: string;
+  /** Requests answered during the run. */
+  requests: number;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -60,10 +62,13 @@ export function ensureWrk(): void {
   if (!hasWrk()) throw new Error("apt-get install wrk did not put wrk on the PATH");
 }
 
-/** How the load picks each request's path, as a Lua expression of `n` (the request's number, from 1). */
+/**
+ * How the load picks each request's path, as a Lua expression of `n` (the request's number, from `start` + 1:
+ * runs that must not repeat each other's URLs start at different numbers).
+ */
 export type WrkPaths =
   | { kind: "fixed"; path: string }
-  | { kind: "lua"; expression: string; prelude?: string };
+  | { kind: "lua"; expression: string; prelude?: string; start?: number };
 
 const DONE = `
 done = function(summary, latency, requests)
@@ -88,7 +93,7 @@ export async function runWrk(options: {
       options.paths.kind === "fixed"
         ? `request = function() return wrk.format("GET", ${JSON.stringify(options.paths.path)}) end`
         : `${options.paths.prelude ?? ""}
-local n = 0
+local n = ${options.paths.start ?? 0}
 request = function()
   n = n + 1
   return wrk.format("GET", ${options.paths.expression})
@@ -131,6 +136,7 @@ end`;
     };
     return {
       label: options.label,
+      requests: figures.requests,
       requestsPerSecond: figures.requests / (figures.durationUs / 1e6),
       p50Ms: figures.p50Us / 1000,
       p99Ms: figures.p99Us / 1000,
