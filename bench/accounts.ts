@@ -7,14 +7,17 @@
  * CryptoTransfers between pseudo-random accounts, each paid by its sender (so every account has transactions
  * of its own to embed) with a fee to 0.0.98. The stream has no starting balance state: accounts created in
  * it are tracked from their creation. It is ingested with `mirrorlite ingest`, served by `mirrorlite serve`,
- * and driven with a new account on (nearly) every request, so the response cache does not answer: where the
- * index has fewer accounts than requests, the URL still differs (a repeated `order`/`limit`, which changes
- * nothing in the answer).
+ * and driven by `wrk` with a new account on (nearly) every request and a URL never asked before, so the
+ * response cache does not answer (where the index has fewer accounts than requests, a repeated `order` or
+ * `limit` that changes nothing in the answer makes the URL new; the warm-up asks URLs of its own). Each case
+ * alternates with the bare server `--rounds` times and reports medians: throughput and its ratio, and the CPU
+ * time per request of each server process (all threads, from /proc), the figure that moves least with the
+ * neighbours' load.
  *
  * Targets: each endpoint at least 0.25 of the bare server; on the large index, each ratio at least half of
  * the small index's.
  *
- * Run alone: `node --import tsx bench/accounts.ts [--seconds S] [--accounts N --transfers M]`.
+ * Run alone: `node --import tsx bench/accounts.ts [--seconds S] [--rounds R] [--accounts N --transfers M]`.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -24,9 +27,11 @@ import Long from "long";
 import { writeRecordFileV6 } from "../fixtures/writer/write-record-file.ts";
 import { proto } from "../src/streams/proto.ts";
 import type { RecordItem } from "../src/streams/types.ts";
-import { type BareComparison, compareWithBare, printVerdicts } from "./lib/load.ts";
-import { runMirrorlite } from "./lib/processes.ts";
+import { printVerdicts } from "./lib/load.ts";
+import { bodySize, runMirrorlite } from "./lib/processes.ts";
 import { ingestGeneratedArgs, withMirrorlite, withWorkDir } from "./lib/work-dir.ts";
+import { ensureWrk, type WrkPaths } from "./lib/wrk.ts";
+import { type CpuComparison, compareWithBareWrk } from "./lib/wrk-compare.ts";
 
 const NANOS_PER_SECOND = 1_000_000_000n;
 const HASH_BYTES = 48;
@@ -185,17 +190,39 @@ export type AccountsBenchOptions = {
   small?: AccountsStreamOptions;
   large?: AccountsStreamOptions;
   seconds?: number;
+  rounds?: number;
   connections?: number;
 };
 
-/** The account `i`-th request asks for, and a query that makes the URL new even when the account repeats. */
+/** wrk numbers each run's requests from its own multiple of this (wrk-compare.ts `RUN_SPAN`). */
+const RUN_SPAN = 100_000_000;
+
+/**
+ * The paths of one case as a wrk Lua expression of the request number `n`: request m of a run (m = n mod
+ * RUN_SPAN) asks for account F + (m · 7919 mod A), a bijection on each block of A requests (7919 is prime), and
+ * the query repeats `repeated` (which changes nothing in the answer) once per block already asked, and `spare`
+ * once per run before this one, so that no URL is asked twice in a comparison and the response cache never
+ * answers. `base` is the path for an account id in `id`, `query` its own query (may be empty).
+ */
 function distinctPaths(
   accounts: number,
-  path: (id: string, repeat: number) => string,
-): (i: number) => string {
-  return (i) => {
-    const id = `0.0.${FIRST_ACCOUNT + BigInt((i * 7919) % accounts)}`;
-    return path(id, Math.floor(i / accounts) % 100);
+  base: string,
+  query: string,
+  repeated: string,
+  spare: string,
+): WrkPaths {
+  return {
+    kind: "lua",
+    prelude: `local A, F, SPAN = ${accounts}, ${FIRST_ACCOUNT}, ${RUN_SPAN}
+local function rep(s, c) local t = "" for _ = 1, c do t = t .. s end return t end`,
+    expression: `(function()
+    local m = n % SPAN
+    local id = "0.0." .. string.format("%d", F + (m * 7919) % A)
+    local q = ${JSON.stringify(query)} .. rep(${JSON.stringify(`&${repeated}`)}, math.floor(m / A) % 100)
+      .. rep(${JSON.stringify(`&${spare}`)}, math.floor(n / SPAN))
+    if q == "" then return ${JSON.stringify(base)} .. id end
+    return ${JSON.stringify(base)} .. id .. ${base.includes("?") ? "q" : '"?" .. string.sub(q, 2)'}
+  end)()`,
   };
 }
 
@@ -203,8 +230,9 @@ async function measure(
   label: string,
   stream: AccountsStreamOptions,
   seconds: number,
+  rounds: number,
   connections: number,
-): Promise<BareComparison[]> {
+): Promise<CpuComparison[]> {
   return withWorkDir("mirrorlite-bench-accounts-", async ({ recordsDir, dbFile }) => {
     let started = Date.now();
     const written = writeAccountsStream(recordsDir, stream);
@@ -216,14 +244,12 @@ async function measure(
     await runMirrorlite(ingestGeneratedArgs(recordsDir, dbFile));
     console.log(`accounts (${label}): ingested in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return withMirrorlite(recordsDir, dbFile, async (server) => {
-      const cases: Array<{ name: string; paths: (i: number) => string; target: number | null }> = [
+      const sample = `0.0.${FIRST_ACCOUNT}`;
+      const cases: Array<{ name: string; paths: WrkPaths; sample: string; target: number | null }> = [
         {
           name: `GET /api/v1/accounts/{id}, a new id each request (${label})`,
-          paths: distinctPaths(stream.accounts, (id, repeat) =>
-            repeat === 0
-              ? `/api/v1/accounts/${id}`
-              : `/api/v1/accounts/${id}?${Array(repeat).fill("order=desc").join("&")}`,
-          ),
+          paths: distinctPaths(stream.accounts, "/api/v1/accounts/", "", "order=desc", "limit=25"),
+          sample: `/api/v1/accounts/${sample}`,
           target: 0.25,
         },
         {
@@ -231,30 +257,33 @@ async function measure(
           name: `(info) GET /api/v1/accounts/{id}?transactions=false, a new id (${label})`,
           paths: distinctPaths(
             stream.accounts,
-            (id, repeat) => `/api/v1/accounts/${id}?transactions=false${"&order=desc".repeat(repeat)}`,
+            "/api/v1/accounts/",
+            "&transactions=false",
+            "order=desc",
+            "limit=25",
           ),
+          sample: `/api/v1/accounts/${sample}?transactions=false`,
           target: null,
         },
         {
           name: `GET /api/v1/balances?account.id=, a new id each request (${label})`,
-          paths: distinctPaths(
-            stream.accounts,
-            (id, repeat) => `/api/v1/balances?account.id=${id}${"&limit=25".repeat(repeat)}`,
-          ),
+          paths: distinctPaths(stream.accounts, "/api/v1/balances?account.id=", "", "limit=25", "order=desc"),
+          sample: `/api/v1/balances?account.id=${sample}`,
           target: 0.25,
         },
       ];
-      const results: BareComparison[] = [];
-      for (const { name, paths, target } of cases) {
+      const results: CpuComparison[] = [];
+      for (const { name, paths, sample: path, target } of cases) {
         results.push(
-          await compareWithBare({
-            port: server.port,
+          await compareWithBareWrk({
+            server,
             name,
             paths,
+            bodyBytes: await bodySize(server.port, path),
             target,
             seconds,
+            rounds,
             connections,
-            warmUp: false,
           }),
         );
       }
@@ -263,17 +292,23 @@ async function measure(
   });
 }
 
-/** Measures both endpoints on the small and the large index; the scaling ratio is large / small. */
+/**
+ * Measures both endpoints on the small and the large index; the scaling ratio is large / small of the
+ * throughput ratios (and of the CPU ratios, where /proc can be read).
+ */
 export async function benchAccounts(options: AccountsBenchOptions = {}): Promise<{
-  results: BareComparison[];
-  scaling: Array<{ name: string; ratio: number }>;
+  results: CpuComparison[];
+  scaling: Array<{ name: string; ratio: number; cpuRatio: number | null }>;
 }> {
-  const seconds = options.seconds ?? 10;
+  ensureWrk();
+  const seconds = options.seconds ?? 8;
+  const rounds = options.rounds ?? 3;
   const connections = options.connections ?? 32;
   const small = await measure(
     "1,000 accounts",
     options.small ?? { accounts: 1_000, transfers: 10_000 },
     seconds,
+    rounds,
     connections,
   );
   const largeStream = options.large ?? { accounts: 100_000, transfers: 1_000_000 };
@@ -281,20 +316,31 @@ export async function benchAccounts(options: AccountsBenchOptions = {}): Promise
     `${largeStream.accounts.toLocaleString("en")} accounts`,
     largeStream,
     seconds,
+    rounds,
     connections,
   );
-  const scaling = large
-    .filter((result) => result.target !== null)
-    .map((result, i) => ({
+  const targeted = (results: CpuComparison[]) => results.filter((result) => result.target !== null);
+  const smallTargeted = targeted(small);
+  const scaling = targeted(large).map((result, i) => {
+    const before = smallTargeted[i];
+    const cpuRatio = result.cpu === null || before?.cpu == null ? null : result.cpu.ratio / before.cpu.ratio;
+    return {
       name: result.name.replace(/ \(.*\)$/, ""),
-      ratio: result.ratio / (small.filter((r) => r.target !== null)[i]?.ratio ?? result.ratio),
-    }));
+      ratio: result.ratio / (before?.ratio ?? result.ratio),
+      cpuRatio,
+    };
+  });
   return { results: [...small, ...large], scaling };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
-    options: { seconds: { type: "string" }, accounts: { type: "string" }, transfers: { type: "string" } },
+    options: {
+      seconds: { type: "string" },
+      rounds: { type: "string" },
+      accounts: { type: "string" },
+      transfers: { type: "string" },
+    },
   });
   const large =
     values.accounts === undefined
@@ -305,10 +351,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         };
   const { results, scaling } = await benchAccounts({
     ...(values.seconds === undefined ? {} : { seconds: Number(values.seconds) }),
+    ...(values.rounds === undefined ? {} : { rounds: Number(values.rounds) }),
     ...(large === undefined ? {} : { large }),
   });
   printVerdicts(results);
-  for (const { name, ratio } of scaling) {
-    console.log(`${name}: large/small ${ratio.toFixed(2)}, target 0.50 ${ratio >= 0.5 ? "met" : "MISSED"}`);
+  for (const { name, ratio, cpuRatio } of scaling) {
+    const cpu = cpuRatio === null ? "" : ` (CPU ratio large/small ${cpuRatio.toFixed(2)})`;
+    console.log(
+      `${name}: large/small ${ratio.toFixed(2)}, target 0.50 ${ratio >= 0.5 ? "met" : "MISSED"}${cpu}`,
+    );
   }
 }

@@ -221,11 +221,14 @@ export function createAccountQueries(
       }
       const sql = `SELECT ${ACCOUNT_COLUMNS}${hbarColumns} FROM entity e ${join} ${where.sql()}
         ORDER BY e.id ${direction(query.order)} LIMIT +?`;
-      const rows = statement(sql).all(...where.params, query.limit) as Array<AccountRow & HbarColumns>;
-      return rows.map((row) => ({
-        ...row,
-        hbar: query.includeBalance ? withCreation(row.created_ns, row, null) : null,
-      }));
+      const rows = statement(sql).all(...where.params, query.limit) as Array<
+        AccountRow & HbarColumns & { hbar?: HbarBalance | null }
+      >;
+      // The balance is set on each row rather than spread with it into a new object (V8 builds a spread
+      // followed by more properties slowly, and the row renders slower).
+      for (const row of rows)
+        row.hbar = query.includeBalance ? withCreation(row.created_ns, row, null) : null;
+      return rows as AccountListRow[];
     },
 
     currentHbar(id, createdNs) {

@@ -90,8 +90,11 @@ export function parseAccountsRequest(
   const balance = lastRawValue(query, "balance");
   const includeBalance = typeof balance !== "string" || balance.toLowerCase() === "true";
   const { limit, order } = listLimitAndOrder(query, opts, "asc");
+  // Fields named one by one: a spread followed by more properties made V8 build this object property by
+  // property on every request (about 3 µs of the front's time per request).
   return succeed({
-    ...idFilter.value,
+    ids: idFilter.value.ids,
+    conditions: idFilter.value.conditions,
     balances,
     publicKeys,
     includeBalance,

@@ -14,7 +14,7 @@ import {
   parseAccountsRequest,
 } from "../params/accounts.ts";
 import { nextLink, unwrapParams } from "../params/index.ts";
-import { accountView, type BalanceView, balanceView } from "../views/accounts.ts";
+import { accountLookupView, accountView, type BalanceView, balanceView } from "../views/accounts.ts";
 import { accountTransactions } from "./account-transactions.ts";
 import { defineRoute, jsonAnswer, type RouteDef } from "./route-table.ts";
 
@@ -66,8 +66,9 @@ export function accountRoutes(): RouteDef[] {
         if (timestamps.empty) throw new HttpError(404, ["Timestamp range is empty"]);
         const found = timestamps.given ? accountAsOf(store, id, request) : currentAccount(store, id);
         if (found === undefined) throw notFound();
-        const { transactions, links } = accountTransactions(store, id, request);
-        return jsonAnswer({ ...accountView(found.row, found.balance), transactions, links });
+        return jsonAnswer(
+          accountLookupView(found.row, found.balance, accountTransactions(store, id, request)),
+        );
       },
     }),
   ];
