@@ -199,7 +199,7 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
   const accountRowsDown = db
     .prepare(
       accountKindsSql(`SELECT rowid FROM transaction_account WHERE account_id = :account AND kind = kinds.kind
-        AND first_ns <= :upper ORDER BY first_ns DESC LIMIT :rows`),
+        AND first_ns <= :upper ORDER BY first_ns DESC LIMIT +:rows`),
     )
     .raw();
   const accountRowsUp = db
@@ -207,7 +207,7 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
       accountKindsSql(`SELECT rowid FROM transaction_account WHERE account_id = :account AND kind = kinds.kind
         AND first_ns >= COALESCE((SELECT first_ns FROM transaction_account WHERE account_id = :account
           AND kind = kinds.kind AND first_ns < :lower ORDER BY first_ns DESC LIMIT 1), :lower)
-        AND first_ns <= :upper ORDER BY first_ns LIMIT :rows`),
+        AND first_ns <= :upper ORDER BY first_ns LIMIT +:rows`),
     )
     .raw();
   const rowsById = db.prepare(
@@ -303,7 +303,7 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     const flag = creditDebitFlag(query.creditDebit);
     const sql = `SELECT consensus_ns FROM "transaction" WHERE kind = ? AND consensus_ns >= ? AND consensus_ns <= ?${notIn}${
       flag === 0 ? "" : " AND flags & ? != 0"
-    } ORDER BY consensus_ns ${direction(query.order)} LIMIT ?`;
+    } ORDER BY consensus_ns ${direction(query.order)} LIMIT +?`;
     return (lower, upper, limit) =>
       statement(sql)
         .pluck()
@@ -316,7 +316,7 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     const flag = creditDebitFlag(query.creditDebit);
     const sql = `SELECT ${columns} FROM "transaction" WHERE consensus_ns >= ? AND consensus_ns <= ?${notIn}${
       flag === 0 ? "" : " AND flags & ? != 0"
-    } ORDER BY consensus_ns ${direction(query.order)} LIMIT ?`;
+    } ORDER BY consensus_ns ${direction(query.order)} LIMIT +?`;
     const tail = flag === 0 ? excluded : [...excluded, flag];
     return (lower: bigint, upper: bigint, limit: number) => statement(sql).all(lower, upper, ...tail, limit);
   };
