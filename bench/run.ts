@@ -4,11 +4,12 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, transactions, ingest-speed, block-ingest, account-relations, reads
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, transactions, ingest-speed, block-ingest, account-relations, reads, accounts
  *   npm run bench -- ingest-speed --large   # with the 1M-transaction scaling point (several minutes more)
  *   npm run bench -- transactions --baseline=REF   # ingest speed next to the build of git ref REF too
  */
 import { benchAccountRelations } from "./account-relations.ts";
+import { benchAccounts } from "./accounts.ts";
 import { benchBlockIngest } from "./block-ingest.ts";
 import { benchBlocks } from "./blocks.ts";
 import { benchFeeEstimate } from "./fee-estimate.ts";
@@ -66,6 +67,12 @@ if (wanted("tokens")) {
   console.log("== tokens group");
   const { results } = await benchTokensGroup();
   for (const r of results) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("accounts")) {
+  console.log("== accounts and balances");
+  const { results, scaling } = await benchAccounts();
+  for (const r of results) verdict(r.name, r.ratio, r.target);
+  for (const s of scaling) verdict(`${s.name}, large/small`, s.ratio, 0.5);
 }
 if (wanted("network")) {
   console.log("== network group");

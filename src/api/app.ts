@@ -10,6 +10,8 @@ import { errorHandler, notFound } from "./http-errors.ts";
 import type { ReadAnswerer } from "./read-pool.ts";
 import { accountJavaListRoutes } from "./routes/account-java-lists.ts";
 import { accountRelationRoutes } from "./routes/account-relations.ts";
+import { accountRoutes } from "./routes/accounts.ts";
+import { balanceRoutes } from "./routes/balances.ts";
 import { blockRoutes } from "./routes/blocks.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { feeEstimatePost } from "./routes/fee-estimate.ts";
@@ -68,10 +70,12 @@ export function apiRoutes(): RouteDef[] {
     ...blockRoutes(),
     ...networkRoutes(feeEstimatePost()),
     ...networkSupplyRoutes(),
+    ...transactionRoutes(),
+    ...accountRoutes(),
+    ...balanceRoutes(),
     ...accountRelationRoutes(),
     ...accountJavaListRoutes(),
     ...topicRoutes(),
-    ...transactionRoutes(),
   ];
 }
 

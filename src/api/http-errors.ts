@@ -7,10 +7,13 @@ import { ParameterError } from "./params/errors.ts";
 export class HttpError extends Error {
   readonly status: number;
   readonly messages: string[];
-  constructor(status: number, messages: string[]) {
+  /** A `detail` for each message that has one (upstream's InvalidArgumentError with `{message, detail}`). */
+  readonly details: readonly (string | undefined)[];
+  constructor(status: number, messages: string[], details: readonly (string | undefined)[] = []) {
     super(messages.join("; "));
     this.status = status;
     this.messages = messages;
+    this.details = details;
   }
 }
 
@@ -19,8 +22,11 @@ export const notFound = () => new HttpError(404, ["Not found"]);
 /** An error answer: status and the body `{"_status": {"messages": [{"message": ...}]}}` (the Node mirror node's). */
 export type ErrorAnswer = { status: number; body: string };
 
-export function errorBody(messages: readonly string[]): string {
-  return toJson({ _status: { messages: messages.map((message) => ({ message })) } });
+export function errorBody(
+  messages: readonly string[],
+  details: readonly (string | undefined)[] = [],
+): string {
+  return toJson({ _status: { messages: messages.map((message, i) => ({ message, detail: details[i] })) } });
 }
 
 /**
@@ -30,9 +36,10 @@ export function errorBody(messages: readonly string[]): string {
  * with the request URL; the function itself never throws.
  */
 export function errorAnswer(error: unknown, log: Logger, url: string | undefined): ErrorAnswer {
-  if (error instanceof HttpError || error instanceof ParameterError) {
-    return { status: error.status, body: errorBody(error.messages) };
+  if (error instanceof HttpError) {
+    return { status: error.status, body: errorBody(error.messages, error.details) };
   }
+  if (error instanceof ParameterError) return { status: error.status, body: errorBody(error.messages) };
   const fields = (typeof error === "object" && error !== null ? error : {}) as {
     status?: unknown;
     message?: unknown;

@@ -21,7 +21,13 @@ export type ReadJob = {
 /** Why a job has no answer. */
 export type ReadFailure =
   /** An `HttpError` or `ParameterError` thrown by `answer` (e.g. 404). */
-  | { readonly kind: "http"; readonly status: number; readonly messages: readonly string[] }
+  | {
+      readonly kind: "http";
+      readonly status: number;
+      readonly messages: readonly string[];
+      /** `HttpError.details` (upstream's `detail` of a message), if any. */
+      readonly details?: readonly (string | undefined)[];
+    }
   /** A `JavaHttpError` thrown by a `java` route's `answer`. */
   | {
       readonly kind: "java";
@@ -69,7 +75,9 @@ export type ReadWorkerMessage =
 /** A thrown value as a `ReadFailure`. */
 export function failureOf(error: unknown): ReadFailure {
   if (error instanceof HttpError || error instanceof ParameterError) {
-    return { kind: "http", status: error.status, messages: [...error.messages] };
+    const details =
+      error instanceof HttpError && error.details.length > 0 ? { details: [...error.details] } : {};
+    return { kind: "http", status: error.status, messages: [...error.messages], ...details };
   }
   if (error instanceof JavaHttpError) {
     return { kind: "java", status: error.status, messages: error.messages, headers: error.headers };
@@ -99,7 +107,7 @@ export function failureOf(error: unknown): ReadFailure {
 export function errorOf(failure: ReadFailure, style: "node" | "java"): Error {
   switch (failure.kind) {
     case "http":
-      return new HttpError(failure.status, [...failure.messages]);
+      return new HttpError(failure.status, [...failure.messages], failure.details ?? []);
     case "java":
       return new JavaHttpError(failure.status, failure.messages, failure.headers);
     case "timeout":

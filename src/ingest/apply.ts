@@ -5,6 +5,7 @@ import { toBigInt } from "../streams/long.ts";
 import { RECORD_PARTS } from "../streams/record-fields.ts";
 import type { HapiVersion, RecordFile } from "../streams/types.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord, decodeItem } from "./decode.ts";
+import { applyAccountFacts } from "./handlers/account-facts.ts";
 import { applyHbarTransfers } from "./handlers/hbar-transfers.ts";
 import { HANDLERS } from "./handlers/index.ts";
 import { applyRecordRelations } from "./handlers/record-relations.ts";
@@ -164,6 +165,7 @@ function applyItem(store: WriteStore, hapiVersion: HapiVersion | null, item: Dec
   const ctx = { item, store, hapiVersion };
   const transfers = indexTransaction(ctx);
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
+  applyAccountFacts(ctx);
   applyRecordTransfers(ctx);
   applyHbarTransfers(ctx, transfers);
   applyRecordRelations(ctx);

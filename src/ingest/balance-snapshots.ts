@@ -12,6 +12,7 @@ import { toBigInt } from "../streams/long.ts";
 import type { RecordFile } from "../streams/types.ts";
 import { type BalanceFileInfo, instantOfName, readBalanceSnapshot } from "./balance-folder.ts";
 import { type DecodedItem, decodeItem } from "./decode.ts";
+import { START_STATE_ACCOUNT } from "./handlers/crypto.ts";
 import { associationDefaults } from "./handlers/token-account.ts";
 
 /** What a comparison of a later snapshot with the index found. */
@@ -136,6 +137,9 @@ export function createBalanceSnapshots(
         : snapshot.accounts.map((a) => [a.accountId, a.hbarTinybars] as const);
     const run = store.db.transaction(() => {
       store.hbar.start({ ...state, balances });
+      // Every account of the starting state exists from then on (as an entity of unknown type, see crypto.ts).
+      for (const [accountId] of balances)
+        store.entity.create([accountId], state.consensusNs, START_STATE_ACCOUNT);
       // Token balances of the snapshot start the token balance history too, as associations at that instant.
       for (const account of snapshot?.accounts ?? []) {
         for (const token of account.tokens) {
@@ -236,7 +240,7 @@ export function createBalanceSnapshots(
         log.warn(
           { blockNumber: blockNumber.toString(), balanceFiles: files.length },
           "no balance snapshot at or before the first record file and the stream does not begin at genesis: " +
-            "hbar balances and the network supply stay unknown",
+            "the network supply and the hbar balances of accounts the stream does not create stay unknown",
         );
       }
     },

@@ -91,6 +91,47 @@ export function listBlocks(dir: string, from: bigint, limit: number, withSizes: 
 }
 
 /**
+ * The highest-numbered block file in the folder, complete or not (null: none), found by walking down the
+ * highest-numbered folder at each level of a bucket (a few listings, however many blocks it holds).
+ */
+export function newestBlock(dir: string): { path: string; number: bigint } | null {
+  const visit = (
+    relative: string,
+    digits: string,
+    depth: number,
+  ): { path: string; number: bigint } | null => {
+    let dirents: import("node:fs").Dirent[];
+    try {
+      dirents = readdirSync(join(dir, relative), { withFileTypes: true });
+    } catch {
+      return null; // a folder removed meanwhile
+    }
+    let best: { path: string; number: bigint } | null = null;
+    const folders: string[] = [];
+    for (const dirent of dirents) {
+      if (dirent.isDirectory()) {
+        if (depth < BUCKET_DEPTH && BUCKET_DIR.test(dirent.name)) folders.push(dirent.name);
+        continue;
+      }
+      const block = BLOCK_FILE.exec(dirent.name);
+      if (block === null) continue;
+      const number = BigInt(digits + block[1]!);
+      if (best === null || number > best.number)
+        best = { path: relative === "" ? dirent.name : `${relative}/${dirent.name}`, number };
+    }
+    // Deeper folders hold higher numbers than any file beside them only in a bucket, where files lie at the
+    // bottom; an empty highest folder (just created) sends the walk to the next one down.
+    folders.sort().reverse();
+    for (const folder of folders) {
+      const found = visit(relative === "" ? folder : `${relative}/${folder}`, digits + folder, depth + 1);
+      if (found !== null) return best === null || found.number > best.number ? found : best;
+    }
+    return best;
+  };
+  return visit("", "", 0);
+}
+
+/**
  * The leading blocks of `entries` (in number order) that are complete: marked by their `.mf`, or, without
  * markers, of the same size as on the previous look or untouched for `quietMs`. Stops at the first that is not,
  * so a later block is never applied before an earlier one.
@@ -111,11 +152,21 @@ export function readyBlocks(entries: readonly BlockEntry[], completeness: BlockC
   return ready;
 }
 
-/** The name a block is shown by (the blocks API's `name`): its file name, with a bucket's folders folded in. */
-export function blockDisplayName(path: string): string {
-  const parts = path.split("/");
-  if (parts.length === 1) return path;
-  const file = parts.at(-1)!;
-  const dot = file.indexOf(".");
-  return `${parts.slice(0, -1).join("")}${file.slice(0, dot)}${file.slice(dot)}`;
+/** The block number a listed path spells (a bucket's folders and file name together). */
+export function blockNumberOf(path: string): bigint {
+  const digits = path.split("/").join("");
+  return BigInt(digits.slice(0, digits.indexOf(".")));
+}
+
+/** The digits of a block file name as the mirror node writes it (`BlockFile.getFilename`). */
+const NAME_DIGITS = 36;
+
+/**
+ * The name a block is shown by (the blocks API's `name`), as the mirror node's importer names a block file it
+ * reads, whatever the layout: the block number padded to 36 digits, then the file's suffix (a node's flat
+ * folder already names files so; a bucket's `0000/0000/0000/0000/007.blk.zstd` is `000…007.blk.zstd`).
+ */
+export function blockDisplayName(path: string, number: bigint): string {
+  const file = path.slice(path.lastIndexOf("/") + 1);
+  return `${number.toString().padStart(NAME_DIGITS, "0")}${file.slice(file.indexOf("."))}`;
 }

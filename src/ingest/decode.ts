@@ -2,7 +2,7 @@ import { entityIdOf } from "../ids.ts";
 import type { BlockRecord } from "../streams/block-records.ts";
 import { proto } from "../streams/proto.ts";
 import { type RecordFields, readRecordFields, recordFieldsOf } from "../streams/record-fields.ts";
-import { transactionBodyBytes } from "../streams/transaction-body-bytes.ts";
+import { dataCaseOf, isDataField, transactionBodyBytes } from "../streams/transaction-body-bytes.ts";
 import { type BodyFields, readBodyFields } from "../streams/transaction-body-fields.ts";
 import type { RecordItem } from "../streams/types.ts";
 import { timestampToNs } from "../time.ts";
@@ -64,7 +64,7 @@ export function decodeItem(item: RecordItem): DecodedItem {
  * (streams/block-records.ts): handlers cannot tell the two apart.
  */
 export function decodeBlockRecord(block: BlockRecord): DecodedItem {
-  return new Item(block.record, null, recordFieldsOf(block.record), block.bodyBytes);
+  return new Item(block.record, null, recordFieldsOf(block.record), block.bodyBytes, block.body);
 }
 
 /**
@@ -95,15 +95,17 @@ class Item implements DecodedItem {
     recordBytes: Uint8Array | null,
     fields: RecordFields,
     bodyBytes: Uint8Array,
+    /** The body when the caller decoded it already (a block's transformer reads it first). */
+    body?: proto.TransactionBody,
   ) {
     this.decodedRecord = record;
     this.recordBytes = recordBytes;
-    this.decodedBody = undefined;
+    this.decodedBody = body;
     this.recordFields = fields;
     this.bodyBytes = bodyBytes;
     const bodyFields = readBodyFields(bodyBytes, isDataField);
     this.bodyFields = bodyFields;
-    const bodyCase = bodyFields.dataField === null ? undefined : DATA_CASES.get(bodyFields.dataField);
+    const bodyCase = bodyFields.dataField === null ? undefined : dataCaseOf(bodyFields.dataField);
     this.bodyCase = bodyCase;
     this.typeId = transactionTypeId(bodyCase);
     this.consensusNs = fields.consensusNs;
@@ -148,27 +150,6 @@ class Item implements DecodedItem {
     return this.decodedBody;
   }
 }
-
-/**
- * `TransactionBody.data` members by field number, learnt from the generated decoder itself: a body holding only
- * an empty field n decodes with `data` set to n's member name, or not at all for the body's other fields.
- */
-const DATA_CASES: ReadonlyMap<number, string> = (() => {
-  const cases = new Map<number, string>();
-  for (let field = 1; field < 256; field++) {
-    const tag = (field << 3) | 2;
-    const bytes = tag < 0x80 ? Uint8Array.of(tag, 0) : Uint8Array.of((tag & 0x7f) | 0x80, tag >>> 7, 0);
-    try {
-      const data = proto.TransactionBody.decode(bytes).data;
-      if (data) cases.set(field, data);
-    } catch {
-      // not a length-delimited field of TransactionBody
-    }
-  }
-  return cases;
-})();
-
-const isDataField = (field: number) => DATA_CASES.has(field);
 
 /** An item whose transaction or record bytes do not decode (the caller turns it into a CorruptFileError). */
 export class DecodeError extends Error {}

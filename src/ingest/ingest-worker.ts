@@ -101,11 +101,19 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
         ? loadSignatureCheck(data.addressBookPath, data.recordsDir)
         : null,
     shouldStop: stopRequested,
-    onPlanned: (names, pending) => {
-      newestPlanned = names.at(-1) ?? newestPlanned;
-      const oldest = names[0];
-      if (newestPlanned !== null && oldest !== undefined)
-        post({ type: "planned", files: pending, oldest, newest: newestPlanned });
+    onPlanned: (names, pending, newestBlock) => {
+      newestPlanned = newestBlock?.name ?? names.at(-1) ?? newestPlanned;
+      if (newestPlanned === null) return;
+      // A look at a block folder is reported also when no block is ready (blocks may be left all the same).
+      const oldest = names[0] ?? newestPlanned;
+      const startNs = newestBlock?.startNs;
+      post({
+        type: "planned",
+        files: pending,
+        oldest,
+        newest: newestPlanned,
+        ...(startNs == null ? {} : { newestStartNs: startNs.toString() }),
+      });
     },
     beforeFirstFile: (file, blockNumber) => snapshots.beforeFirstFile(file, blockNumber),
     beforeFirstBlock: (first, blockNumber, previousHash) =>
@@ -118,6 +126,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
         file: applied.name,
         blockNumber: applied.blockNumber.toString(),
         transactions: applied.transactions,
+        consensusStart: applied.consensusStart.toString(),
         consensusEnd: applied.consensusEnd.toString(),
         durationMs,
       });

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CorruptFileError } from "../errors.ts";
@@ -7,6 +7,7 @@ import type { WriteStore } from "../store/write-store.ts";
 import { checkBlockChain } from "../streams/block-chain.ts";
 import { BLOCK_STREAM_VERSION, readBlockFile } from "../streams/block-file.ts";
 import { blockRecords } from "../streams/block-records.ts";
+import { BLOCK_START_PREFIX_BYTES, blockStartTimeNs } from "../streams/block-start-time.ts";
 import { type ChainTip, checkChain, nextBlockNumber } from "../streams/chain.ts";
 import {
   FileTooLargeError,
@@ -17,7 +18,7 @@ import {
 import { readRecordFile } from "../streams/read-record-file.ts";
 import type { RecordFile } from "../streams/types.ts";
 import { AbandonedError, type AppliedFile, writeBlockFile, writeRecordFile } from "./apply.ts";
-import { blockDisplayName, listBlocks, readyBlocks } from "./block-files.ts";
+import { blockDisplayName, blockNumberOf, listBlocks, newestBlock, readyBlocks } from "./block-files.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord } from "./decode.ts";
 import { type DirEntry, isRecordFile, readyRecordFiles, signatureNameOf, streamOrderKey } from "./files.ts";
 
@@ -40,10 +41,11 @@ export type IngestorOptions = {
   checkSignature?: SignatureCheck | null;
   onCommitted?: (applied: AppliedFile, durationMs: number) => void;
   /**
-   * Told which record files a pass is about to apply, in order, and how many record files after the tip the same
-   * look at the folder found (those a first look found too recent to take are left all the same): progress.
+   * Told which files a pass is about to apply, in order, and how many files after the tip the same look at the
+   * folders found (those a first look found too recent to take are left all the same): progress. With a block
+   * folder, also the newest block on disk (its name as indexed, and its start when its header reads).
    */
-  onPlanned?: (names: readonly string[], pending: number) => void;
+  onPlanned?: (names: readonly string[], pending: number, newestBlock?: NewestBlock) => void;
   /**
    * Asked before each file and every few transactions: true abandons the pass (a file being applied rolls
    * back with AbandonedError, so the index still ends at a whole file).
@@ -68,6 +70,9 @@ export type IngestorOptions = {
    */
   commitMs?: number;
 };
+
+/** The newest block in the block folder: its name as it will be indexed, and its header's block timestamp. */
+export type NewestBlock = { name: string; startNs: bigint | null };
 
 export type Ingestor = {
   /**
@@ -166,8 +171,11 @@ export function createIngestor(options: IngestorOptions): Ingestor {
 
   /** The same for a block stream block (`path` below the blocks folder). */
   function writeBlock(dir: string, path: string): AppliedFile {
-    const name = blockDisplayName(path);
-    const block = readBlockFile(name, readBounded(dir, path, name), options.maxBlockBytes ?? maxFileBytes);
+    // A file that does not read is named by its path; the block is indexed (and chained) under the mirror node's
+    // name for it.
+    const name = blockDisplayName(path, blockNumberOf(path));
+    const read = readBlockFile(path, readBounded(dir, path), options.maxBlockBytes ?? maxFileBytes);
+    const block = { ...read, name };
     const previousHash = checkBlockChain(tip, block);
     if (tip === null && options.beforeFirstBlock) {
       const first =
@@ -184,15 +192,43 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     try {
       applied = writeBlockFile(store, block, previousHash, options.shouldStop);
     } catch (error) {
-      if (error instanceof DecodeError) throw new CorruptFileError(name, error.message, { cause: error });
+      if (error instanceof DecodeError) throw new CorruptFileError(path, error.message, { cause: error });
       throw error;
     }
     tip = { name, version: BLOCK_STREAM_VERSION, hash: block.hash, blockNumber: block.number };
     return applied;
   }
 
+  let newestSeen: (NewestBlock & { path: string }) | null = null;
+  let reportedNewest: string | undefined;
+  let reportedCount = -1;
+
+  /**
+   * How many blocks after the tip the folder holds, complete or not (block numbers have no gaps: a gap stops
+   * ingestion), and the newest of them. `lowest` is where counting starts while nothing is indexed.
+   */
+  function blocksLeft(
+    dir: string,
+    lowest: bigint | null,
+  ): { count: number; newest: NewestBlock | undefined } {
+    const newest = newestBlock(dir);
+    const from = tip === null ? lowest : tip.blockNumber + 1n;
+    if (newest === null || from === null || newest.number < from) return { count: 0, newest: undefined };
+    if (newestSeen?.path !== newest.path || newestSeen.startNs === null) {
+      newestSeen = {
+        path: newest.path,
+        name: blockDisplayName(newest.path, newest.number),
+        startNs: blockStartTimeNs(newest.path, readPrefix(join(dir, newest.path), BLOCK_START_PREFIX_BYTES)),
+      };
+    }
+    return {
+      count: Number(newest.number - from + 1n),
+      newest: { name: newestSeen.name, startNs: newestSeen.startNs },
+    };
+  }
+
   /** The complete blocks after the tip, in order (at most `BLOCKS_PER_PASS`). */
-  function readyBlockPaths(dir: string): { ready: string[]; pending: number } {
+  function readyBlockPaths(dir: string): { ready: string[]; lowest: bigint | null } {
     const from = tip === null ? 0n : tip.blockNumber + 1n;
     const entries = listBlocks(dir, from, BLOCKS_PER_PASS, !options.waitSignatures);
     const ready = options.waitSignatures
@@ -204,7 +240,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
           quietMs: options.quietMs ?? DEFAULT_QUIET_MS,
         });
     if (!options.waitSignatures) previousBlockSizes = new Map(entries.map((e) => [e.path, e.size]));
-    return { ready: ready.map((e) => e.path), pending: entries.length };
+    return { ready: ready.map((e) => e.path), lowest: entries[0]?.number ?? null };
   }
 
   /**
@@ -312,23 +348,35 @@ export function createIngestor(options: IngestorOptions): Ingestor {
         const entries = listDir(dir);
         const names = ready(entries).map((entry) => entry.name);
         const pending = countPending(entries.map((entry) => entry.name));
-        if (names.length > 0) options.onPlanned?.(names, pending);
+        // Blocks waiting behind the record files are left too, and the newest of them is the newest file.
+        const blocks = blocksDir === null ? null : blocksLeft(blocksDir, null);
+        if (names.length > 0) options.onPlanned?.(names, pending + (blocks?.count ?? 0), blocks?.newest);
         applied.push(...applyAll((name) => writeOne(dir, name), names));
         // Records first: blocks wait while a record file after the tip is still to come.
         if (pending > names.length || options.shouldStop?.()) return applied;
       }
       if (blocksDir !== null) {
-        const { ready: paths, pending } = readyBlockPaths(blocksDir);
-        if (paths.length > 0) options.onPlanned?.(paths, pending);
+        const { ready: paths, lowest } = readyBlockPaths(blocksDir);
+        const { count, newest } = blocksLeft(blocksDir, lowest);
+        // Reported on every look, also when no block is ready: the folder may hold blocks that cannot be taken yet.
+        if (paths.length > 0 || newest?.name !== reportedNewest || count !== reportedCount) {
+          reportedNewest = newest?.name;
+          reportedCount = count;
+          options.onPlanned?.(
+            paths.map((path) => blockDisplayName(path, blockNumberOf(path))),
+            count,
+            newest,
+          );
+        }
         applied.push(...applyAll((path) => writeBlock(blocksDir, path), paths));
       }
       return applied;
     },
     pendingFiles() {
       const records = dir !== null && !onBlocks() ? countPending(readdirSync(dir)) : 0;
-      const from = tip === null ? 0n : tip.blockNumber + 1n;
-      const blocks = blocksDir !== null ? listBlocks(blocksDir, from, BLOCKS_PER_PASS, false).length : 0;
-      return records + blocks;
+      if (blocksDir === null) return records;
+      const lowest = tip === null ? (listBlocks(blocksDir, 0n, 1, false)[0]?.number ?? null) : null;
+      return records + blocksLeft(blocksDir, lowest).count;
     },
     tip: () => tip,
   };
@@ -354,4 +402,20 @@ function readCursor(store: WriteStore): ChainTip | null {
     hash: new Uint8Array(row.hash),
     blockNumber: row.block_number,
   };
+}
+
+/** The first `length` bytes of a file (fewer when it is shorter; none when it is gone). */
+function readPrefix(path: string, length: number): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return new Uint8Array();
+  }
+  try {
+    const buffer = new Uint8Array(length);
+    return buffer.subarray(0, readSync(fd, buffer, 0, length, 0));
+  } finally {
+    closeSync(fd);
+  }
 }

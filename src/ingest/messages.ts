@@ -43,15 +43,18 @@ export type IngestWorkerMessage =
       file: string;
       blockNumber: string;
       transactions: number;
+      /** The file's first consensus time (a block's, when it has no transaction: its block timestamp). */
+      consensusStart: string;
       consensusEnd: string;
       durationMs: number;
     }
   | { type: "caught-up"; files: number; transactions: number }
   /**
-   * A pass is about to apply `files` record files, the first being `oldest` and the newest complete one on disk
-   * `newest`.
+   * A pass is about to apply `files` files (record files or blocks), the first being `oldest` and the newest on
+   * disk `newest`. Block names carry no time: for a block, `newestStartNs` is its header's block timestamp (absent
+   * when unread).
    */
-  | { type: "planned"; files: number; oldest: string; newest: string }
+  | { type: "planned"; files: number; oldest: string; newest: string; newestStartNs?: string }
   | { type: "stopped"; file: string | null; reason: string }
   | { type: "balances-start"; source: string; consensusNs: string }
   | ({ type: "balances-checked" } & BalanceCheckMessage)

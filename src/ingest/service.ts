@@ -45,9 +45,13 @@ export type IngestStatus = {
   lastFile: string | null;
   /** Consensus time of the last transaction of the last applied file, in ns since the epoch. */
   lastConsensusEndNs: bigint | null;
-  /** The newest complete record file seen in the folder (applied or not). */
+  /** The newest complete record file, or newest block, seen in the folders (applied or not). */
   newestFile: string | null;
-  /** The oldest record file a pass planned to apply since the last commit (null once one is committed). */
+  /** The consensus start of the last applied file (ns since the epoch). */
+  lastConsensusStartNs: bigint | null;
+  /** A newest block's header time (block names carry none; null for a record file, or when unread). */
+  newestStartNs: bigint | null;
+  /** The oldest file a pass planned to apply since the last commit (null once one is committed). */
   oldestPendingFile: string | null;
   /** Files that stopped ingestion or crashed the worker since start-up. */
   errors: number;
@@ -119,6 +123,8 @@ export function startIngestService(
     lastFile: null,
     lastConsensusEndNs: null,
     newestFile: null,
+    lastConsensusStartNs: null,
+    newestStartNs: null,
     oldestPendingFile: null,
     errors: 0,
     balances: { start: null, snapshotsChecked: 0, snapshotsDisagreeing: 0, recentChecks: [] },
@@ -183,6 +189,7 @@ export function startIngestService(
       case "planned":
         filesLeft = message.files;
         status.newestFile = message.newest;
+        status.newestStartNs = message.newestStartNs === undefined ? null : BigInt(message.newestStartNs);
         status.oldestPendingFile ??= message.oldest;
         break;
       case "committed": {
@@ -190,6 +197,7 @@ export function startIngestService(
         status.lastBlock = blockNumber;
         status.lastFile = message.file;
         status.lastConsensusEndNs = BigInt(message.consensusEnd);
+        status.lastConsensusStartNs = BigInt(message.consensusStart);
         status.oldestPendingFile = null;
         if (filesLeft > 0) filesLeft -= 1;
         meter.committed(message.transactions);

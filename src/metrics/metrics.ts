@@ -79,17 +79,20 @@ export function createMetrics({ ingest, dbPath, reads }: MetricsDeps): Metrics {
   );
   gauge(
     "mirrorlite_ingest_seconds_behind",
-    "Consensus seconds between the newest complete record file on disk and the last one applied (before any is " +
-      "applied: the oldest one waiting).",
+    "Consensus seconds between the newest complete file (record file or block) on disk and the last one applied " +
+      "(before any is applied: the oldest one waiting).",
     () => {
       const s = ingest.status();
-      return secondsBehind(s.lastFile, s.newestFile, s.oldestPendingFile);
+      return secondsBehind(s.lastFile, s.newestFile, s.oldestPendingFile, {
+        last: s.lastConsensusStartNs,
+        newest: s.newestStartNs,
+      });
     },
   );
   gauge(
     "mirrorlite_ingest_files_pending",
-    "Record files after the last applied one, as the last look at the folder found them (complete or not), " +
-      "less those applied since.",
+    "Files (record files or blocks) after the last applied one, as the last look at the folders found them " +
+      "(complete or not), less those applied since.",
     () => ingest.progress().filesLeft,
   );
   gauge("mirrorlite_ingest_ready", "1 when caught up and healthy, else 0.", () =>

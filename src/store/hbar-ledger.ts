@@ -35,8 +35,17 @@ export type HbarLedger = {
   tracking(): boolean;
   /** Records the starting state (call once, before the first record file is applied). */
   start(state: HbarStartState): void;
-  /** Adds `amountTinybars` to an account's balance at consensus time `t` (non-decreasing within a file). */
+  /**
+   * Adds `amountTinybars` to an account's balance at consensus time `t` (non-decreasing within a file). Without
+   * a starting state, only accounts `open`ed by this index (created in the stream) are tracked.
+   */
   add(t: bigint, accountId: bigint, amountTinybars: bigint): void;
+  /**
+   * An account created at `t`: it holds 0 from then on, so its balance is known exactly even when the stream
+   * has no starting state (the mirror node's entity balance starts the same way). Call before the creating
+   * record's transfers are added.
+   */
+  open(t: bigint, accountId: bigint): void;
   /** Writes the file's balance rows; call at the end of each file, inside its commit group's transaction. */
   flush(): void;
   /** Forgets everything held for an uncommitted file and every cached balance (after a rollback). */
@@ -53,6 +62,8 @@ type Pending = {
 
 /** Current balances of recently touched accounts; fee and node accounts always stay in it. */
 const MAX_CACHED = 100_000;
+/** Accounts found to have no balance history (no starting state, not created in the stream), remembered. */
+const MAX_UNTRACKED = 10_000;
 
 export function createHbarLedger(db: Db): HbarLedger {
   const selectStart = db.prepare("SELECT consensus_ns, shard, realm FROM hbar_start WHERE id = 1");
@@ -88,6 +99,8 @@ export function createHbarLedger(db: Db): HbarLedger {
   let pending = new Map<bigint, Pending>();
   let supplyRows: bigint[] = [];
   const cache = new Map<bigint, bigint>();
+  // Without a starting state: accounts seen in transfer lists that were not created in the stream.
+  let untracked = new Set<bigint>();
 
   function state() {
     if (loaded === undefined) {
@@ -101,6 +114,20 @@ export function createHbarLedger(db: Db): HbarLedger {
     const cached = cache.get(accountId);
     if (cached !== undefined) return cached;
     return (selectBalance.get(accountId) as bigint | undefined) ?? 0n;
+  }
+
+  /** Whether an account has a balance history although no starting state exists (it was created in the stream). */
+  function knownWithoutStart(accountId: bigint): boolean {
+    if (pending.has(accountId) || cache.has(accountId)) return true;
+    if (untracked.has(accountId)) return false;
+    const balance = selectBalance.get(accountId) as bigint | undefined;
+    if (balance !== undefined) {
+      remember(accountId, balance);
+      return true;
+    }
+    if (untracked.size >= MAX_UNTRACKED) untracked = new Set();
+    untracked.add(accountId);
+    return false;
   }
 
   function remember(accountId: bigint, balance: bigint): void {
@@ -132,9 +159,14 @@ export function createHbarLedger(db: Db): HbarLedger {
       unreleased = null;
       cache.clear();
     },
+    open(t, accountId) {
+      if (state() !== null || pending.has(accountId)) return;
+      untracked.delete(accountId);
+      pending.set(accountId, { first: t, lastT: t, balance: 0n, changes: null });
+    },
     add(t, accountId, amount) {
       const tracked = state();
-      if (tracked === null) return;
+      if (tracked === null && !knownWithoutStart(accountId)) return;
       let entry = pending.get(accountId);
       if (entry === undefined) {
         entry = { first: t, lastT: t, balance: currentBalance(accountId) + amount, changes: null };
@@ -148,7 +180,7 @@ export function createHbarLedger(db: Db): HbarLedger {
         entry.changes.push(t, entry.balance);
         entry.lastT = t;
       }
-      if (tracked.isUnreleased(accountId)) {
+      if (tracked?.isUnreleased(accountId)) {
         unreleased ??= (selectUnreleased.get() as bigint | undefined) ?? 0n;
         unreleased += amount;
         const last = supplyRows.length - 2;
@@ -169,6 +201,7 @@ export function createHbarLedger(db: Db): HbarLedger {
     },
     reset() {
       balanceRows.clear();
+      untracked = new Set();
       pending = new Map();
       supplyRows = [];
       cache.clear();

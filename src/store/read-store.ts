@@ -1,5 +1,5 @@
-import { type AccountLookup, createAccountLookup } from "./account-lookup.ts";
 import { type AccountTokenQueries, createAccountTokenQueries } from "./account-tokens.ts";
+import { type AccountQueries, createAccountQueries } from "./accounts.ts";
 import { type AirdropQueries, createAirdropQueries } from "./airdrops.ts";
 import { type AllowanceQueries, createAllowanceQueries } from "./allowances.ts";
 import { type BalanceQueries, createBalanceQueries } from "./balances.ts";
@@ -32,8 +32,10 @@ export type ReadStore = {
   systemFiles: SystemFileQueries;
   network: NetworkQueries;
   feeFacts: FeeFactQueries;
-  /** Accounts: `{idOrAliasOrEvmAddress}` lookups. */
-  accounts: AccountLookup;
+  /** Accounts and balances; `{idOrAliasOrEvmAddress}` lookups (`idByEvmAddress`, `idByAlias`). */
+  accounts: AccountQueries;
+  /** The transaction index: lists (also an account's embedded list) and lookups by id or hash. */
+  transactions: TransactionQueries;
   /** Whether an entity with this ID was ever indexed (account relations' 404s). */
   entityExists: (id: bigint) => boolean;
   /** An account's token relationships and NFTs. */
@@ -42,8 +44,6 @@ export type ReadStore = {
   airdrops: AirdropQueries;
   stakingRewards: StakingRewardQueries;
   topics: TopicQueries;
-  /** The transaction index: lists (also an account's embedded list) and lookups by id or hash. */
-  transactions: TransactionQueries;
 };
 
 /** Every read query the API uses, prepared on the read-only connection; list queries share one bounded cache. */
@@ -61,13 +61,13 @@ export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENT
     systemFiles: createSystemFileQueries(db),
     network: createNetworkQueries(db),
     feeFacts: createFeeFactQueries(db),
-    accounts: createAccountLookup(db),
+    accounts: createAccountQueries(db, statements),
+    transactions: createTransactionQueries(db, statements),
     entityExists: createEntityExists(db),
     accountTokens: createAccountTokenQueries(db, statements),
     allowances: createAllowanceQueries(db, statements),
     airdrops: createAirdropQueries(db, statements),
     stakingRewards: createStakingRewardQueries(db, statements),
     topics: createTopicQueries(db, statements),
-    transactions: createTransactionQueries(db, statements),
   };
 }

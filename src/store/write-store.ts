@@ -119,6 +119,14 @@ export function createWriteStore(db: Db): WriteStore {
       "expiration_ns",
       "alias",
       "evm_address",
+      // Account fields (migration 0040).
+      "max_automatic_token_associations",
+      "receiver_sig_required",
+      "decline_reward",
+      "staked_account_id",
+      "staked_node_id",
+      "stake_period_start",
+      "ethereum_nonce",
     ],
   );
   const token = createVersionedTable(

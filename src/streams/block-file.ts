@@ -12,6 +12,7 @@ import { decompressBlock, MAX_BLOCK_BYTES } from "./block-decompress.ts";
 import { type BlockTreeInputs, blockRootHash, StreamingTreeHasher } from "./block-hash.ts";
 import { BLOCK_ITEMS, FOOTER, HEADER, ITEM, PROOF, RESULT, SHA2_384, STATE } from "./block-items.ts";
 import { WIRE_LENGTH_DELIMITED, WIRE_VARINT, WireReader } from "./protobuf-wire.ts";
+import { bodyCaseOf, lastField } from "./transaction-body-bytes.ts";
 import type { HapiVersion } from "./types.ts";
 
 /** `record_file.version` of blocks read from block streams (the importer's `BlockFile.VERSION`). */
@@ -21,6 +22,10 @@ export const BLOCK_STREAM_VERSION = 7;
 export type BlockTransaction = {
   /** A serialized `SignedTransaction` (from its own item, or from an atomic batch's body). */
   signedTransactionBytes: Uint8Array;
+  /** Its `TransactionBody` bytes. */
+  bodyBytes: Uint8Array;
+  /** The body's `data` member (`"tokenMint"`…), read off the wire; the body is decoded only when needed. */
+  bodyCase: string | undefined;
   /** The serialized `TransactionResult`. */
   resultBytes: Uint8Array;
   consensusNs: bigint;
@@ -28,11 +33,11 @@ export type BlockTransaction = {
   parentConsensusNs: bigint | null;
   status: number;
   /** Serialized `TransactionOutput`s, in order. */
-  outputs: Uint8Array[];
+  outputs: readonly Uint8Array[];
   /** Serialized `TraceData`s, in order. */
-  traces: Uint8Array[];
+  traces: readonly Uint8Array[];
   /** Serialized `StateChanges` that share the result's consensus time, in order. */
-  stateChanges: Uint8Array[];
+  stateChanges: readonly Uint8Array[];
   /** True for a transaction taken from an atomic batch's body rather than from its own item. */
   inBatch: boolean;
 };
@@ -40,7 +45,7 @@ export type BlockTransaction = {
 export type BlockProofInfo = { kind: "tss" | "other" | "none"; verified: false };
 
 export type BlockFile = {
-  /** The file's name as listed (for a bucket layout, its path below the folder). */
+  /** The name it was read by (errors name it), e.g. the path below the folder. */
   name: string;
   number: bigint;
   hapiVersion: HapiVersion;
@@ -59,7 +64,9 @@ export type BlockFile = {
   proof: BlockProofInfo;
 };
 
-type Item = { kind: number; item: Uint8Array; content: Uint8Array };
+type Item = { kind: number; content: Uint8Array };
+
+const NONE: readonly Uint8Array[] = [];
 
 /** Decompresses (bounded by `maxBytes`) and reads a block file as on disk. */
 export function readBlockFile(name: string, fileBytes: Uint8Array, maxBytes = MAX_BLOCK_BYTES): BlockFile {
@@ -69,7 +76,6 @@ export function readBlockFile(name: string, fileBytes: Uint8Array, maxBytes = MA
 
 /** Reads an uncompressed `Block`; `sizeBytes` is the size of the file it came from. */
 export function readBlock(name: string, bytes: Uint8Array, sizeBytes: number): BlockFile {
-  const items = splitItems(name, bytes);
   const hashers = {
     consensusHeaders: new StreamingTreeHasher(),
     inputs: new StreamingTreeHasher(),
@@ -77,14 +83,14 @@ export function readBlock(name: string, bytes: Uint8Array, sizeBytes: number): B
     stateChanges: new StreamingTreeHasher(),
     traceData: new StreamingTreeHasher(),
   };
-  for (const { kind, item } of items) {
+  const items = splitItems(name, bytes, (kind, item) => {
     if (kind === ITEM.blockHeader || kind === ITEM.transactionResult || kind === ITEM.transactionOutput) {
       hashers.outputs.addLeaf(item);
     } else if (kind === ITEM.eventHeader || kind === ITEM.roundHeader) hashers.consensusHeaders.addLeaf(item);
     else if (kind === ITEM.signedTransaction) hashers.inputs.addLeaf(item);
     else if (kind === ITEM.stateChanges) hashers.stateChanges.addLeaf(item);
     else if (kind === ITEM.traceData) hashers.traceData.addLeaf(item);
-  }
+  });
 
   const first = items[0];
   if (first === undefined || first.kind !== ITEM.blockHeader) {
@@ -139,7 +145,15 @@ export function readBlock(name: string, bytes: Uint8Array, sizeBytes: number): B
   };
 }
 
-function splitItems(name: string, bytes: Uint8Array): Item[] {
+/**
+ * The block's items in order, each handed to `hashLeaf` (its whole serialized `BlockItem`, as the root hash
+ * takes it) as it is read, so that only its content is kept.
+ */
+function splitItems(
+  name: string,
+  bytes: Uint8Array,
+  hashLeaf: (kind: number, item: Uint8Array) => void,
+): Item[] {
   const reader = new WireReader(name, bytes, "Block");
   const items: Item[] = [];
   while (reader.pos < bytes.length) {
@@ -149,15 +163,19 @@ function splitItems(name: string, bytes: Uint8Array): Item[] {
       continue;
     }
     reader.expectWireType(tag, WIRE_LENGTH_DELIMITED);
-    const item = reader.lengthDelimited(bytes.length);
-    // A BlockItem is a oneof: one length-delimited field holding the item.
-    const inner = new WireReader(name, item, `BlockItem ${items.length}`);
-    if (item.length === 0) inner.fail("empty item");
-    const itemTag = inner.tag(item.length);
-    inner.expectWireType(itemTag, WIRE_LENGTH_DELIMITED);
-    const content = inner.lengthDelimited(item.length);
-    if (inner.pos !== item.length) inner.fail("more than one field in a BlockItem");
-    items.push({ kind: itemTag >>> 3, item, content });
+    const end = reader.lengthDelimitedEnd(bytes.length);
+    const start = reader.pos;
+    // A BlockItem is a oneof: one length-delimited field holding the item, read in place.
+    reader.context = `BlockItem ${items.length}`;
+    if (end === start) reader.fail("empty item");
+    const itemTag = reader.tag(end);
+    reader.expectWireType(itemTag, WIRE_LENGTH_DELIMITED);
+    const content = reader.lengthDelimited(end);
+    if (reader.pos !== end) reader.fail("more than one field in a BlockItem");
+    reader.context = "Block";
+    const kind = itemTag >>> 3;
+    hashLeaf(kind, bytes.subarray(start, end));
+    items.push({ kind, content });
   }
   return items;
 }
@@ -170,7 +188,8 @@ type Header = {
   timestampNs: bigint;
 };
 
-function readHeader(name: string, bytes: Uint8Array): Header {
+/** A `BlockHeader`; throws `CorruptFileError` naming `name` unless it is one. */
+export function readHeader(name: string, bytes: Uint8Array): Header {
   const reader = new WireReader(name, bytes, "BlockHeader");
   let hapiVersion: HapiVersion | null = null;
   let softwareVersion: HapiVersion | null = null;
@@ -344,28 +363,44 @@ function groupTransactions(name: string, items: readonly Item[]): BlockTransacti
       continue;
     }
     const result = readResultHead(name, resultItem.content);
-    const outputs: Uint8Array[] = [];
+    // Most transactions have no outputs or trace data: they share one empty list.
+    let outputs = NONE;
     for (
       let output = take(ITEM.transactionOutput, false);
       output !== null;
       output = take(ITEM.transactionOutput, false)
     ) {
-      outputs.push(output.content);
+      outputs = [...outputs, output.content];
     }
-    const traces: Uint8Array[] = [];
+    let traces = NONE;
     for (let trace = take(ITEM.traceData, false); trace !== null; trace = take(ITEM.traceData, false)) {
-      traces.push(trace.content);
+      traces = [...traces, trace.content];
     }
-    const stateChanges: Uint8Array[] = [];
+    let stateChanges = NONE;
     while (index < items.length && items[index]!.kind === ITEM.stateChanges) {
       const changes = items[index]!.content;
       index += 1;
       // The importer stops at the first set of another time; that set is consumed with no transaction.
       if (stateChangesTime(name, changes) !== result.consensusNs) break;
-      stateChanges.push(changes);
+      stateChanges = [...stateChanges, changes];
+    }
+    const bodyBytes: Uint8Array = signedTransactionField(signed, SIGNED_BODY_BYTES) ?? new Uint8Array();
+    let bodyCase: string | undefined;
+    let inner: Uint8Array[] | null = null;
+    try {
+      bodyCase = bodyCaseOf(bodyBytes);
+      if (!inBatch && bodyCase === "atomicBatch") inner = atomicBatchTransactions(bodyBytes);
+    } catch (cause) {
+      throw new CorruptFileError(
+        name,
+        `transaction at ${result.consensusNs} does not decode: ${(cause as Error).message}`,
+        { cause },
+      );
     }
     transactions.push({
       signedTransactionBytes: signed,
+      bodyBytes,
+      bodyCase,
       resultBytes: resultItem.content,
       consensusNs: result.consensusNs,
       parentConsensusNs: result.parentConsensusNs,
@@ -375,10 +410,7 @@ function groupTransactions(name: string, items: readonly Item[]): BlockTransacti
       stateChanges,
       inBatch,
     });
-    if (!inBatch) {
-      const inner = atomicBatchTransactions(signed);
-      if (inner !== null) batch = { inner, next: 0 };
-    }
+    if (inner !== null) batch = { inner, next: 0 };
   }
   return transactions;
 }
@@ -417,34 +449,23 @@ function stateChangesTime(name: string, bytes: Uint8Array): bigint {
   return -1n;
 }
 
-/** `TransactionBody.atomic_batch` (field 74) → its `transactions` (field 1, serialized SignedTransactions). */
+/** `SignedTransaction.body_bytes`; `TransactionBody.atomic_batch` (field 74) and its `transactions` (field 1). */
+const SIGNED_BODY_BYTES = 1;
 const ATOMIC_BATCH_FIELD = 74;
+const ATOMIC_BATCH_TRANSACTIONS = 1;
 
-function atomicBatchTransactions(signed: Uint8Array): Uint8Array[] | null {
-  const body = signedTransactionField(signed, 1);
-  if (body === null) return null;
-  const reader = new WireReader("", body, "TransactionBody");
-  try {
-    while (reader.pos < body.length) {
-      const tag = reader.tag(body.length);
-      if (tag >>> 3 === ATOMIC_BATCH_FIELD && (tag & 7) === WIRE_LENGTH_DELIMITED) {
-        const batch = reader.lengthDelimited(body.length);
-        const inner: Uint8Array[] = [];
-        const batchReader = new WireReader("", batch, "AtomicBatchTransactionBody");
-        while (batchReader.pos < batch.length) {
-          const innerTag = batchReader.tag(batch.length);
-          if (innerTag >>> 3 === 1 && (innerTag & 7) === WIRE_LENGTH_DELIMITED) {
-            inner.push(batchReader.lengthDelimited(batch.length));
-          } else batchReader.skip(innerTag & 7, batch.length);
-        }
-        return inner;
-      }
-      reader.skip(tag & 7, body.length);
-    }
-  } catch {
-    // An undecodable body is reported where the transaction is decoded.
+/** An atomic batch's inner transactions (serialized `SignedTransaction`s), from a body known to hold one. */
+function atomicBatchTransactions(body: Uint8Array): Uint8Array[] {
+  const batch = lastField(body, ATOMIC_BATCH_FIELD, "TransactionBody") ?? new Uint8Array();
+  const inner: Uint8Array[] = [];
+  const reader = new WireReader("", batch, "AtomicBatchTransactionBody");
+  while (reader.pos < batch.length) {
+    const tag = reader.tag(batch.length);
+    if (tag >>> 3 === ATOMIC_BATCH_TRANSACTIONS && (tag & 7) === WIRE_LENGTH_DELIMITED) {
+      inner.push(reader.lengthDelimited(batch.length));
+    } else reader.skip(tag & 7, batch.length);
   }
-  return null;
+  return inner;
 }
 
 /** A length-delimited field of a `SignedTransaction` (1 body_bytes, 2 sig_map), or null. */

@@ -103,8 +103,8 @@ export const STATE_ID = {
   pendingAirdrops: 25,
 } as const;
 
-/** `TraceData.data` members, and `SubmitMessageTraceData`. */
-export const TRACE = { submitMessage: 4, sequenceNumber: 1, runningHash: 2 } as const;
+/** `TraceData.data` members (EVM trace data, submit message trace data), and `SubmitMessageTraceData`. */
+export const TRACE = { evmTraceData: 1, submitMessage: 4, sequenceNumber: 1, runningHash: 2 } as const;
 
 /** `BlockHashAlgorithm.SHA2_384`, the only one defined. */
 export const SHA2_384 = 0;

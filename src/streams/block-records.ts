@@ -10,21 +10,28 @@
  * (with its children) left behind, so walking back from the end gives each earlier transaction its own value
  * (the supply before a later mint, the next-highest new topic id).
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import Long from "long";
+import protobuf from "protobufjs/minimal.js";
 import { CorruptFileError } from "../errors.ts";
+import { resolveContractId, transformContractResult } from "./block-contract-results.ts";
 import type { BlockFile, BlockTransaction } from "./block-file.ts";
 import { signedTransactionField } from "./block-file.ts";
 import { OUTPUT, RESULT, TRACE } from "./block-items.ts";
-import { StateChangeContext } from "./block-state-changes.ts";
-import { toBigInt } from "./long.ts";
+import { StateChangeContext, type TopicMessageState } from "./block-state-changes.ts";
+import { toBigInt, toLong } from "./long.ts";
 import { proto } from "./proto.ts";
 import { WIRE_LENGTH_DELIMITED, WIRE_VARINT, WireReader } from "./protobuf-wire.ts";
+import { lastField } from "./transaction-body-bytes.ts";
 
 /** One transaction of a block as the record path would have seen it. */
 export type BlockRecord = {
   /** The `TransactionBody` bytes of the signed transaction. */
   bodyBytes: Uint8Array;
+  /** The body's `data` member (`"tokenMint"`…), read off the wire. */
+  bodyCase: string | undefined;
+  /** The decoded body, when the transformer needed it (most bodies are never decoded). */
+  body?: proto.TransactionBody;
   record: proto.TransactionRecord;
   /** The `ethereum_nonce` of the updated account, for a CryptoUpdate that set a delegation address. */
   accountEthereumNonce?: bigint;
@@ -35,8 +42,8 @@ const SUCCESS = new Set<number>([
   proto.ResponseCodeEnum.FEE_SCHEDULE_FILE_PART_UPLOADED,
   proto.ResponseCodeEnum.SUCCESS_BUT_MISSING_EXPECTED_OPERATION,
 ]);
-/** `Utility.DEFAULT_RUNNING_HASH_VERSION` of the importer: topic running hash version 3. */
-const TOPIC_RUNNING_HASH_VERSION = 3;
+/** `Utility.DEFAULT_RUNNING_HASH_VERSION` of the importer: topic running hash version 3 (a Long is immutable). */
+const TOPIC_RUNNING_HASH_VERSION = Long.fromNumber(3, true);
 const EVM_ADDRESS_LENGTH = 20;
 
 type Linked = {
@@ -44,8 +51,10 @@ type Linked = {
   parent: Linked | null;
   successful: boolean;
   context: StateChangeContext | null;
-  body: proto.TransactionBody;
   bodyBytes: Uint8Array;
+  bodyCase: string | undefined;
+  /** Decoded when a transformer first reads it. */
+  body: proto.TransactionBody | undefined;
 };
 
 /** The records of `block`'s transactions, in block order. Throws `CorruptFileError` on undecodable content. */
@@ -53,25 +62,15 @@ export function blockRecords(block: BlockFile): BlockRecord[] {
   const linked: Linked[] = [];
   let previous: Linked | null = null;
   for (const tx of block.transactions) {
-    const bodyBytes = signedTransactionField(tx.signedTransactionBytes, 1) ?? new Uint8Array();
-    let body: proto.TransactionBody;
-    try {
-      body = proto.TransactionBody.decode(bodyBytes);
-    } catch (cause) {
-      throw new CorruptFileError(
-        block.name,
-        `transaction at ${tx.consensusNs} does not decode: ${(cause as Error).message}`,
-        { cause },
-      );
-    }
     const parent = parentOf(tx, previous);
     const current: Linked = {
       tx,
       parent,
       successful: (parent === null || parent.successful) && SUCCESS.has(tx.status),
       context: null,
-      body,
-      bodyBytes,
+      bodyBytes: tx.bodyBytes,
+      bodyCase: tx.bodyCase,
+      body: undefined,
     };
     linked.push(current);
     previous = current;
@@ -101,8 +100,87 @@ function contextOf(name: string, item: Linked): StateChangeContext {
   return item.context;
 }
 
+function undecodable(name: string, tx: BlockTransaction, cause: unknown): CorruptFileError {
+  return new CorruptFileError(
+    name,
+    `transaction at ${tx.consensusNs} does not decode: ${(cause as Error).message}`,
+    { cause },
+  );
+}
+
+/** The transaction's body, decoded the first time a transformer reads it. */
+function bodyOf(name: string, item: Linked): proto.TransactionBody {
+  if (item.body === undefined) {
+    try {
+      item.body = proto.TransactionBody.decode(item.bodyBytes);
+    } catch (cause) {
+      throw undecodable(name, item.tx, cause);
+    }
+  }
+  return item.body;
+}
+
 function transform(name: string, item: Linked): BlockRecord {
-  const { tx, body } = item;
+  const out = transformRecord(name, item);
+  if (item.body !== undefined) out.body = item.body;
+  return out;
+}
+
+/** `TransactionBody` fields 1 transactionID and 6 memo. */
+const BODY_TRANSACTION_ID = 1;
+const BODY_MEMO = 6;
+
+/**
+ * The transaction id and memo of a body, without decoding the rest of it: read with protobufjs's own reader,
+ * so that they come out exactly as a full decode would give them.
+ */
+function readBodyHead(
+  name: string,
+  item: Linked,
+): { transactionId: proto.ITransactionID | null | undefined; memo: string } {
+  if (item.body !== undefined) return { transactionId: item.body.transactionID, memo: item.body.memo };
+  const bytes = item.bodyBytes;
+  const head: { transactionId: proto.ITransactionID | null; memo: string } = {
+    transactionId: null,
+    memo: "",
+  };
+  try {
+    const reader = protobuf.Reader.create(bytes);
+    while (reader.pos < reader.len) {
+      const tag = reader.uint32();
+      if (tag === ((BODY_TRANSACTION_ID << 3) | WIRE_LENGTH_DELIMITED))
+        head.transactionId = proto.TransactionID.decode(reader, reader.uint32());
+      else if (tag === ((BODY_MEMO << 3) | WIRE_LENGTH_DELIMITED)) head.memo = reader.string();
+      else reader.skipType(tag & 7);
+    }
+  } catch (cause) {
+    throw undecodable(name, item.tx, cause);
+  }
+  return head;
+}
+
+/** `TransactionBody.consensusSubmitMessage` and its `topicID`. */
+const BODY_SUBMIT_MESSAGE = 27;
+const SUBMIT_MESSAGE_TOPIC = 1;
+
+/**
+ * The topic a consensus message goes to, read off the wire: the message's body is otherwise never decoded (it
+ * is most of the ledger, and the message bytes are not indexed).
+ */
+function submittedTopicId(name: string, item: Linked): proto.ITopicID | null {
+  if (item.body !== undefined) return item.body.consensusSubmitMessage?.topicID ?? null;
+  try {
+    const submit = lastField(item.bodyBytes, BODY_SUBMIT_MESSAGE, "TransactionBody");
+    const topic = submit === null ? null : lastField(submit, SUBMIT_MESSAGE_TOPIC, "ConsensusSubmitMessage");
+    return topic === null ? null : proto.TopicID.decode(topic);
+  } catch (cause) {
+    throw undecodable(name, item.tx, cause);
+  }
+}
+
+function transformRecord(name: string, item: Linked): BlockRecord {
+  const { tx } = item;
+  const head = readBodyHead(name, item);
   const result = readResult(name, tx.resultBytes);
   const receipt = proto.TransactionReceipt.create({ status: tx.status });
   const record = proto.TransactionRecord.create({
@@ -114,22 +192,23 @@ function transform(name: string, item: Linked): BlockRecord {
     consensusTimestamp: result.consensusTimestamp,
     transactionFee: result.transactionFee,
     transactionHash: transactionHash(tx.signedTransactionBytes),
-    transactionID: body.transactionID,
+    transactionID: head.transactionId,
     transferList: result.transferList,
   });
-  if (body.memo.length > 0) record.memo = body.memo;
+  if (head.memo.length > 0) record.memo = head.memo;
   if (result.parentConsensusTimestamp !== null)
     record.parentConsensusTimestamp = result.parentConsensusTimestamp;
   if (result.scheduleRef !== null) record.scheduleRef = result.scheduleRef;
   const outputs = tx.outputs.map((bytes) => outputOf(name, bytes));
   const output = (kind: number) => outputs.find((o) => o.kind === kind)?.bytes;
-  transformContractResult(record, receipt, output);
-  const out: BlockRecord = { bodyBytes: item.bodyBytes, record };
+  const out: BlockRecord = { bodyBytes: item.bodyBytes, bodyCase: item.bodyCase, record };
+  const body = () => bodyOf(name, item);
   const context = () => contextOf(name, item);
+  transformContractResult(name, record, outputs, tx.traces, context);
   const missing = (what: string): never => {
-    throw new CorruptFileError(name, `${body.data} at ${tx.consensusNs}: ${what} not found in the block`);
+    throw new CorruptFileError(name, `${item.bodyCase} at ${tx.consensusNs}: ${what} not found in the block`);
   };
-  if (body.data === "scheduleCreate") {
+  if (item.bodyCase === "scheduleCreate") {
     if (!item.successful && tx.status !== proto.ResponseCodeEnum.IDENTICAL_SCHEDULE_ALREADY_CREATED)
       return out;
     const bytes = output(OUTPUT.createSchedule) ?? missing("the create_schedule output");
@@ -141,9 +220,9 @@ function transform(name: string, item: Linked): BlockRecord {
     return out;
   }
   if (!item.successful) return out;
-  switch (body.data) {
+  switch (item.bodyCase) {
     case "cryptoCreateAccount": {
-      const alias = body.cryptoCreateAccount?.alias;
+      const alias = body().cryptoCreateAccount?.alias;
       if (alias !== undefined && alias !== null && alias.length === EVM_ADDRESS_LENGTH)
         record.evmAddress = alias;
       const bytes = output(OUTPUT.accountCreate) ?? missing("the account_create output");
@@ -152,7 +231,7 @@ function transform(name: string, item: Linked): BlockRecord {
       break;
     }
     case "cryptoUpdateAccount": {
-      const update = body.cryptoUpdateAccount;
+      const update = body().cryptoUpdateAccount;
       const target = update?.accountIDToUpdate;
       let resolved: proto.IAccountID | undefined;
       if (target?.accountNum != null) resolved = target;
@@ -167,7 +246,7 @@ function transform(name: string, item: Linked): BlockRecord {
       break;
     }
     case "tokenCreation": {
-      receipt.newTotalSupply = toUnsignedLong(toBigInt(body.tokenCreation?.initialSupply));
+      receipt.newTotalSupply = toUnsignedLong(toBigInt(body().tokenCreation?.initialSupply));
       receipt.tokenID = context().newTokenId() ?? missing("the new token in state changes");
       break;
     }
@@ -177,14 +256,14 @@ function transform(name: string, item: Linked): BlockRecord {
         for (const nft of list.nftTransfers ?? []) serials.push(toBigInt(nft.serialNumber));
       }
       serials.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      receipt.serialNumbers = serials.map((s) => Long.fromString(s.toString()));
-      const mint = body.tokenMint;
+      receipt.serialNumbers = serials.map((s) => toLong(s));
+      const mint = body().tokenMint;
       const amount = toBigInt(mint?.amount) + BigInt(mint?.metadata?.length ?? 0);
       setSupply(receipt, context(), mint?.token, -amount, missing);
       break;
     }
     case "tokenBurn": {
-      const burn = body.tokenBurn;
+      const burn = body().tokenBurn;
       setSupply(
         receipt,
         context(),
@@ -195,7 +274,7 @@ function transform(name: string, item: Linked): BlockRecord {
       break;
     }
     case "tokenWipe": {
-      const wipe = body.tokenWipe;
+      const wipe = body().tokenWipe;
       setSupply(
         receipt,
         context(),
@@ -209,15 +288,24 @@ function transform(name: string, item: Linked): BlockRecord {
       receipt.topicID = context().newTopicId() ?? missing("the new topic in state changes");
       break;
     case "consensusSubmitMessage": {
-      receipt.topicRunningHashVersion = Long.fromNumber(TOPIC_RUNNING_HASH_VERSION, true);
-      const topicId = body.consensusSubmitMessage?.topicID;
-      const message =
-        submitMessageTrace(name, tx.traces) ??
-        (topicId == null ? undefined : context().topicMessage(topicId));
+      receipt.topicRunningHashVersion = TOPIC_RUNNING_HASH_VERSION;
+      let message: TopicMessageState | undefined = submitMessageTrace(name, tx.traces);
+      if (message === undefined) {
+        const topicId = submittedTopicId(name, item);
+        if (topicId !== null) message = context().topicMessage(topicId);
+      }
       if (message !== undefined) {
         receipt.topicRunningHash = message.runningHash;
         receipt.topicSequenceNumber = Long.fromValue(message.sequenceNumber);
       }
+      break;
+    }
+    case "contractUpdateInstance":
+    case "contractDeleteInstance": {
+      const target = (body().contractUpdateInstance ?? body().contractDeleteInstance)?.contractID;
+      if (target == null) break;
+      const contractId = resolveContractId(target, context) ?? missing("the contract of the EVM address");
+      receipt.contractID = proto.ContractID.create(contractId);
       break;
     }
     case "fileCreate":
@@ -225,7 +313,7 @@ function transform(name: string, item: Linked): BlockRecord {
       break;
     case "nodeCreate": {
       const nodeId = context().newNodeId() ?? missing("the new node in state changes");
-      receipt.nodeId = Long.fromString(nodeId.toString(), true);
+      receipt.nodeId = toLong(nodeId, true);
       break;
     }
     case "scheduleSign": {
@@ -235,7 +323,7 @@ function transform(name: string, item: Linked): BlockRecord {
       break;
     }
     case "tokenAirdrop":
-      record.newPendingAirdrops = pendingAirdrops(body.tokenAirdrop, result.tokenTransferLists, context());
+      record.newPendingAirdrops = pendingAirdrops(body().tokenAirdrop, result.tokenTransferLists, context());
       break;
     case "utilPrng": {
       const bytes = output(OUTPUT.utilPrng) ?? missing("the util_prng output");
@@ -322,50 +410,6 @@ function idString(id: object | null | undefined): string {
   return id == null
     ? ""
     : Buffer.from(proto.AccountID.encode(id as proto.IAccountID).finish()).toString("hex");
-}
-
-/** Contract call/create results from the EVM transaction result of the output (base transformer). */
-function transformContractResult(
-  record: proto.TransactionRecord,
-  receipt: proto.TransactionReceipt,
-  output: (kind: number) => Uint8Array | undefined,
-): void {
-  let evm: Uint8Array | undefined;
-  let create = false;
-  const call = output(OUTPUT.contractCall);
-  const created = output(OUTPUT.contractCreate);
-  const ethereum = output(OUTPUT.ethereumCall);
-  if (call !== undefined) evm = decodeFields("", call).get(1);
-  else if (created !== undefined) {
-    evm = decodeFields("", created).get(1);
-    create = true;
-  } else if (ethereum !== undefined) {
-    const fields = decodeFields("", ethereum);
-    evm = fields.get(1) ?? fields.get(2);
-    create = !fields.has(1) && fields.has(2);
-  }
-  if (evm === undefined) return;
-  const evmResult = proto.EvmTransactionResult.decode(evm);
-  const result = proto.ContractFunctionResult.create({
-    contractCallResult: evmResult.resultData,
-    errorMessage: evmResult.errorMessage,
-    gasUsed: evmResult.gasUsed,
-  });
-  if (evmResult.contractNonces.length > 0) result.contractNonces = evmResult.contractNonces;
-  if (evmResult.contractId != null) {
-    result.contractID = evmResult.contractId;
-    receipt.contractID = evmResult.contractId;
-  }
-  if (evmResult.senderId != null) result.senderId = evmResult.senderId;
-  if (evmResult.signerNonce != null) result.signerNonce = evmResult.signerNonce;
-  const internal = evmResult.internalCallContext;
-  if (internal != null) {
-    if (internal.value != null) result.amount = internal.value;
-    if (internal.callData != null) result.functionParameters = internal.callData;
-    if (internal.gas != null) result.gas = internal.gas;
-  }
-  if (create) record.contractCreateResult = result;
-  else record.contractCallResult = result;
 }
 
 type Result = {
@@ -484,7 +528,7 @@ function submitMessageTrace(
     while (reader.pos < data.length) {
       const tag = reader.tag(data.length);
       if (tag >>> 3 === TRACE.sequenceNumber && (tag & 7) === WIRE_VARINT) {
-        sequenceNumber = Long.fromString(reader.int64(data.length).toString());
+        sequenceNumber = toLong(reader.int64(data.length));
       } else if (tag >>> 3 === TRACE.runningHash && (tag & 7) === WIRE_LENGTH_DELIMITED) {
         runningHash = reader.lengthDelimited(data.length);
       } else reader.skip(tag & 7, data.length);
@@ -500,14 +544,16 @@ function submitMessageTrace(
  */
 function transactionHash(signed: Uint8Array): Uint8Array {
   const legacy = signedTransactionFlag(signed);
-  if (!legacy) return createHash("sha384").update(signed).digest();
+  // Through a latin1 string: a Buffer made from a short string is a slice of Node's pool, while a digest
+  // returned as a Buffer is an ArrayBuffer of its own, far costlier to collect (one per transaction).
+  if (!legacy) return Buffer.from(hash("sha384", signed, "binary"), "latin1");
   const bodyBytes = signedTransactionField(signed, 1) ?? new Uint8Array();
   const sigMap = signedTransactionField(signed, 2);
   const transaction = proto.Transaction.encode({
     bodyBytes,
     ...(sigMap === null ? {} : { sigMap: proto.SignatureMap.decode(sigMap) }),
   }).finish();
-  return createHash("sha384").update(transaction).digest();
+  return hash("sha384", transaction, "buffer");
 }
 
 /** `SignedTransaction.use_serialized_tx_message_hash_algorithm` (field 3). */
@@ -523,5 +569,5 @@ function signedTransactionFlag(signed: Uint8Array): boolean {
 }
 
 function toUnsignedLong(value: bigint): Long {
-  return Long.fromString(BigInt.asUintN(64, value).toString(), true);
+  return toLong(value, true);
 }

@@ -26,16 +26,23 @@ const byNum = (field: string) => (a: Record<string, unknown>, b: Record<string, 
   return x < y ? -1 : x > y ? 1 : 0;
 };
 
+/**
+ * A context is built for most transactions (every consensus message asks for its topic's running hash) and
+ * usually holds one or two changes, so its collections are created on first use, from these.
+ */
+const NO_ENTRIES: ReadonlyMap<string, never> = new Map<string, never>();
+
 export class StateChangeContext {
-  private readonly accounts = new Map<string, proto.Account>();
-  private readonly accountIdsByAlias = new Map<string, proto.AccountID>();
-  private readonly fileIds: proto.FileID[] = [];
-  private readonly nodeIds: bigint[] = [];
-  private readonly tokenIds: proto.TokenID[] = [];
-  private readonly tokenSupplies = new Map<string, bigint>();
-  private readonly topicIds: proto.TopicID[] = [];
-  private readonly topicMessages = new Map<string, TopicMessageState>();
-  private readonly pendingFungibleAirdrops = new Map<string, bigint>();
+  private accounts: Map<string, proto.Account> | undefined;
+  private accountIdsByAlias: Map<string, proto.AccountID> | undefined;
+  private contractIdsByAlias: Map<string, proto.IContractID> | undefined;
+  private fileIds: proto.FileID[] | undefined;
+  private nodeIds: bigint[] | undefined;
+  private tokenIds: proto.TokenID[] | undefined;
+  private tokenSupplies: Map<string, bigint> | undefined;
+  private topicIds: proto.TopicID[] | undefined;
+  private topicMessages: Map<string, TopicMessageState> | undefined;
+  private pendingFungibleAirdrops: Map<string, bigint> | undefined;
 
   constructor(name: string, stateChanges: readonly Uint8Array[]) {
     for (const changes of stateChanges) {
@@ -47,42 +54,47 @@ export class StateChangeContext {
         } else reader.skip(tag & 7, changes.length);
       }
     }
-    this.fileIds.sort(byNum("fileNum") as never);
-    this.nodeIds.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    this.tokenIds.sort(byNum("tokenNum") as never);
-    this.topicIds.sort(byNum("topicNum") as never);
+    this.fileIds?.sort(byNum("fileNum") as never);
+    this.nodeIds?.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.tokenIds?.sort(byNum("tokenNum") as never);
+    this.topicIds?.sort(byNum("topicNum") as never);
   }
 
   account(id: proto.IAccountID): proto.Account | undefined {
-    return this.accounts.get(idKey(id as never, "accountNum"));
+    return (this.accounts ?? NO_ENTRIES).get(idKey(id as never, "accountNum"));
   }
 
   accountIdByAlias(alias: Uint8Array): proto.AccountID | undefined {
-    return this.accountIdsByAlias.get(Buffer.from(alias).toString("hex"));
+    return (this.accountIdsByAlias ?? NO_ENTRIES).get(Buffer.from(alias).toString("hex"));
+  }
+
+  /** The contract whose account in state changes has this EVM address as its alias. */
+  contractIdByEvmAddress(address: Uint8Array): proto.IContractID | undefined {
+    return (this.contractIdsByAlias ?? NO_ENTRIES).get(Buffer.from(address).toString("hex"));
   }
 
   /** The highest file id not claimed yet (creations are transformed newest first). */
   newFileId(): proto.FileID | undefined {
-    return this.fileIds.pop();
+    return this.fileIds?.pop();
   }
 
   newNodeId(): bigint | undefined {
-    return this.nodeIds.pop();
+    return this.nodeIds?.pop();
   }
 
   newTokenId(): proto.TokenID | undefined {
-    return this.tokenIds.pop();
+    return this.tokenIds?.pop();
   }
 
   newTopicId(): proto.TopicID | undefined {
-    return this.topicIds.pop();
+    return this.topicIds?.pop();
   }
 
   /** Claims the topic's sequence number and running hash after a message. */
   topicMessage(topicId: proto.ITopicID): TopicMessageState | undefined {
     const key = idKey(topicId as never, "topicNum");
-    const message = this.topicMessages.get(key);
-    this.topicMessages.delete(key);
+    const message = this.topicMessages?.get(key);
+    this.topicMessages?.delete(key);
     return message;
   }
 
@@ -92,19 +104,20 @@ export class StateChangeContext {
    */
   trackTokenSupply(tokenId: proto.ITokenID, change: bigint): bigint | undefined {
     const key = idKey(tokenId as never, "tokenNum");
-    const supply = this.tokenSupplies.get(key);
+    const supply = this.tokenSupplies?.get(key);
     if (supply === undefined) return undefined;
-    this.tokenSupplies.set(key, supply + change);
+    this.tokenSupplies!.set(key, supply + change);
     return supply;
   }
 
   /** A fungible pending airdrop's amount in state, less what this airdrop added to it for the ones before. */
   trackPendingFungibleAirdrop(id: proto.IPendingAirdropId, change: bigint): bigint | undefined {
     const key = pendingAirdropKey(id);
-    const amount = this.pendingFungibleAirdrops.get(key);
-    if (amount === undefined) return undefined;
-    this.pendingFungibleAirdrops.delete(key);
-    if (change < amount) this.pendingFungibleAirdrops.set(key, amount - change);
+    const amounts = this.pendingFungibleAirdrops;
+    const amount = amounts?.get(key);
+    if (amounts === undefined || amount === undefined) return undefined;
+    amounts.delete(key);
+    if (change < amount) amounts.set(key, amount - change);
     return amount;
   }
 
@@ -122,34 +135,38 @@ export class StateChangeContext {
     }
     if (update === null) return;
     const { key, value } = mapUpdateParts(name, update);
+    const keyMember = (field: number) => (key.field === field ? key.bytes : undefined);
+    const valueMember = (field: number) => (value.field === field ? value.bytes : undefined);
     switch (stateId) {
       case STATE_ID.accounts: {
-        const bytes = value.get(STATE.valueAccount);
+        const bytes = valueMember(STATE.valueAccount);
         if (bytes !== undefined) this.addAccount(proto.Account.decode(bytes));
         break;
       }
       case STATE_ID.files: {
-        const bytes = key.get(STATE.keyFileId);
-        if (bytes !== undefined) this.fileIds.push(proto.FileID.decode(bytes));
+        const bytes = keyMember(STATE.keyFileId);
+        if (bytes !== undefined) this.fileIds = appended(this.fileIds, proto.FileID.decode(bytes));
         break;
       }
       case STATE_ID.nodes: {
-        const bytes = key.get(STATE.keyEntityNumber);
-        if (bytes !== undefined) this.nodeIds.push(readUInt64Value(name, bytes));
+        const bytes = keyMember(STATE.keyEntityNumber);
+        if (bytes !== undefined) this.nodeIds = appended(this.nodeIds, readUInt64Value(name, bytes));
         break;
       }
       case STATE_ID.tokens: {
-        const token = proto.Token.decode(value.get(STATE.valueToken) ?? new Uint8Array());
+        const token = proto.Token.decode(valueMember(STATE.valueToken) ?? new Uint8Array());
         const tokenId = token.tokenId ?? proto.TokenID.create();
-        this.tokenIds.push(tokenId as proto.TokenID);
+        this.tokenIds = appended(this.tokenIds, tokenId as proto.TokenID);
+        this.tokenSupplies ??= new Map();
         this.tokenSupplies.set(idKey(tokenId as never, "tokenNum"), toBigInt(token.totalSupply));
         break;
       }
       case STATE_ID.topics: {
-        const topic = proto.Topic.decode(value.get(STATE.valueTopic) ?? new Uint8Array());
+        const topic = proto.Topic.decode(valueMember(STATE.valueTopic) ?? new Uint8Array());
         const topicId = topic.topicId ?? proto.TopicID.create();
-        this.topicIds.push(topicId as proto.TopicID);
+        this.topicIds = appended(this.topicIds, topicId as proto.TopicID);
         if (toBigInt(topic.sequenceNumber) !== 0n) {
+          this.topicMessages ??= new Map();
           this.topicMessages.set(idKey(topicId as never, "topicNum"), {
             sequenceNumber: topic.sequenceNumber,
             runningHash: topic.runningHash,
@@ -158,13 +175,14 @@ export class StateChangeContext {
         break;
       }
       case STATE_ID.pendingAirdrops: {
-        const keyBytes = key.get(STATE.keyPendingAirdropId);
+        const keyBytes = keyMember(STATE.keyPendingAirdropId);
         if (keyBytes === undefined) break;
         const id = proto.PendingAirdropId.decode(keyBytes);
         if (id.fungibleTokenType == null) break;
         const pending = proto.AccountPendingAirdrop.decode(
-          value.get(STATE.valuePendingAirdrop) ?? new Uint8Array(),
+          valueMember(STATE.valuePendingAirdrop) ?? new Uint8Array(),
         );
+        this.pendingFungibleAirdrops ??= new Map();
         this.pendingFungibleAirdrops.set(
           pendingAirdropKey(id),
           toBigInt(pending.pendingAirdropValue?.amount),
@@ -179,26 +197,46 @@ export class StateChangeContext {
     const id = account.accountId;
     if (id == null) return;
     const key = idKey(id as never, "accountNum");
+    this.accounts ??= new Map();
     if (!this.accounts.has(key)) this.accounts.set(key, account);
     // Contract aliases name contracts, not accounts (the importer keeps them apart).
-    if (account.alias.length > 0 && !account.smartContract) {
-      this.accountIdsByAlias.set(Buffer.from(account.alias).toString("hex"), id as proto.AccountID);
+    if (account.alias.length === 0) return;
+    const alias = Buffer.from(account.alias).toString("hex");
+    if (account.smartContract) {
+      this.contractIdsByAlias ??= new Map();
+      this.contractIdsByAlias.set(alias, {
+        shardNum: id.shardNum,
+        realmNum: id.realmNum,
+        contractNum: id.accountNum,
+      });
+    } else {
+      this.accountIdsByAlias ??= new Map();
+      this.accountIdsByAlias.set(alias, id as proto.AccountID);
     }
   }
+}
+
+/** `list` with `value` pushed, created on first use. */
+function appended<T>(list: T[] | undefined, value: T): T[] {
+  if (list === undefined) return [value];
+  list.push(value);
+  return list;
 }
 
 function pendingAirdropKey(id: proto.IPendingAirdropId): string {
   return Buffer.from(proto.PendingAirdropId.encode(id).finish()).toString("hex");
 }
 
-/** A `MapUpdateChange`'s key and value oneofs, each as field number → bytes. */
-function mapUpdateParts(
-  name: string,
-  bytes: Uint8Array,
-): { key: Map<number, Uint8Array>; value: Map<number, Uint8Array> } {
+/** A oneof as read: the member's field number and bytes (field 0: none set). */
+type Oneof = { field: number; bytes: Uint8Array };
+
+const UNSET: Oneof = { field: 0, bytes: new Uint8Array() };
+
+/** A `MapUpdateChange`'s key and value oneofs. */
+function mapUpdateParts(name: string, bytes: Uint8Array): { key: Oneof; value: Oneof } {
   const reader = new WireReader(name, bytes, "MapUpdateChange");
-  let key = new Map<number, Uint8Array>();
-  let value = new Map<number, Uint8Array>();
+  let key = UNSET;
+  let value = UNSET;
   while (reader.pos < bytes.length) {
     const tag = reader.tag(bytes.length);
     const field = tag >>> 3;
@@ -206,23 +244,25 @@ function mapUpdateParts(
       (field === STATE.mapUpdateKey || field === STATE.mapUpdateValue) &&
       (tag & 7) === WIRE_LENGTH_DELIMITED
     ) {
-      const fields = oneofFields(name, reader.lengthDelimited(bytes.length));
-      if (field === STATE.mapUpdateKey) key = fields;
-      else value = fields;
+      const member = oneofOf(name, reader.lengthDelimited(bytes.length));
+      if (field === STATE.mapUpdateKey) key = member;
+      else value = member;
     } else reader.skip(tag & 7, bytes.length);
   }
   return { key, value };
 }
 
-function oneofFields(name: string, bytes: Uint8Array): Map<number, Uint8Array> {
+/** The member a oneof message holds: its last length-delimited field, as protobuf keeps the last one set. */
+function oneofOf(name: string, bytes: Uint8Array): Oneof {
   const reader = new WireReader(name, bytes, "MapChange");
-  const fields = new Map<number, Uint8Array>();
+  let member = UNSET;
   while (reader.pos < bytes.length) {
     const tag = reader.tag(bytes.length);
-    if ((tag & 7) === WIRE_LENGTH_DELIMITED) fields.set(tag >>> 3, reader.lengthDelimited(bytes.length));
+    if ((tag & 7) === WIRE_LENGTH_DELIMITED)
+      member = { field: tag >>> 3, bytes: reader.lengthDelimited(bytes.length) };
     else reader.skip(tag & 7, bytes.length);
   }
-  return fields;
+  return member;
 }
 
 /** A `google.protobuf.UInt64Value` {1 value}. */

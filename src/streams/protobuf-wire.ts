@@ -73,6 +73,16 @@ export class WireReader {
   /** A varint read as a signed int64. */
   int64(end: number): bigint {
     const bytes = this.bytes;
+    // Most varints (timestamps, amounts, ids) end within 7 bytes, 49 bits: a double holds them exactly, so
+    // they cost one BigInt instead of one per byte. Longer ones (negative values are 10 bytes) start over.
+    const start = this.pos;
+    let small = 0;
+    for (let i = 0, scale = 1; i < 7 && this.pos < end; i++, scale *= 128) {
+      const b = bytes[this.pos++]!;
+      small += (b & 0x7f) * scale;
+      if (b < 0x80) return BigInt(small);
+    }
+    this.pos = start;
     let value = 0n;
     for (let shift = 0n, i = 0; i < 10; i++, shift += 7n) {
       if (this.pos >= end) this.fail(`varint runs past the end at offset ${this.pos}`);

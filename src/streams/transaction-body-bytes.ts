@@ -3,6 +3,7 @@
  * decoding a body costs as much as decoding its record, and most bodies are never read (an hbar transfer or a
  * consensus message changes nothing a body alone says). Ingestion decodes a body when something reads it.
  */
+import { proto } from "./proto.ts";
 import { WIRE_LENGTH_DELIMITED, WireReader } from "./protobuf-wire.ts";
 
 /** `Transaction` fields: 1 body (deprecated, 2019), 4 bodyBytes (2020–2021), 5 signedTransactionBytes. */
@@ -46,7 +47,7 @@ export function bodyDataField(bodyBytes: Uint8Array, isDataField: (field: number
 }
 
 /** The last occurrence of a length-delimited field (protobuf keeps the last), as a view; null when absent. */
-function lastField(bytes: Uint8Array, field: number, context: string): Uint8Array | null {
+export function lastField(bytes: Uint8Array, field: number, context: string): Uint8Array | null {
   const reader = new WireReader("transaction", bytes, context);
   const end = bytes.length;
   let found: Uint8Array | null = null;
@@ -56,4 +57,47 @@ function lastField(bytes: Uint8Array, field: number, context: string): Uint8Arra
     else reader.skip(tag & 7, end);
   }
   return found;
+}
+
+/**
+ * `TransactionBody.data` members by field number, learnt from the generated decoder itself: a body holding only
+ * an empty field n decodes with `data` set to n's member name, or not at all for the body's other fields.
+ */
+const DATA_CASES: ReadonlyMap<number, string> = (() => {
+  const cases = new Map<number, string>();
+  for (let field = 1; field < 256; field++) {
+    const tag = (field << 3) | 2;
+    const bytes = tag < 0x80 ? Uint8Array.of(tag, 0) : Uint8Array.of((tag & 0x7f) | 0x80, tag >>> 7, 0);
+    try {
+      const data = proto.TransactionBody.decode(bytes).data;
+      if (data) cases.set(field, data);
+    } catch {
+      // not a length-delimited field of TransactionBody
+    }
+  }
+  return cases;
+})();
+
+/** Whether `field` is a member of `TransactionBody.data`. */
+export const isDataField = (field: number) => DATA_CASES.has(field);
+
+/** The `TransactionBody.data` member name of a field number (`14` → `"cryptoTransfer"`); undefined for others. */
+export const dataCaseOf = (field: number): string | undefined => DATA_CASES.get(field);
+
+/**
+ * The `TransactionBody.data` member a body holds (`"tokenMint"`…), as the generated decoder would name it, read
+ * off the wire without decoding the body; undefined when it holds none. Throws on malformed bytes.
+ */
+export function bodyCaseOf(bodyBytes: Uint8Array): string | undefined {
+  const field = bodyDataField(bodyBytes, isDataField);
+  return field === null ? undefined : DATA_CASES.get(field);
+}
+
+const DATA_FIELDS: ReadonlyMap<string, number> = new Map(
+  [...DATA_CASES].map(([field, name]) => [name, field]),
+);
+
+/** The `TransactionBody` field number of a oneof case name (`"cryptoTransfer"` → 14); null when unknown. */
+export function bodyFieldNumber(bodyCase: string | undefined): number | null {
+  return bodyCase === undefined ? null : (DATA_FIELDS.get(bodyCase) ?? null);
 }

@@ -12,7 +12,12 @@ import { decompressBlock } from "../../src/streams/block-decompress.ts";
 import { readRecordFile } from "../../src/streams/read-record-file.ts";
 import { FIXTURE_STREAMS, startTestService, type TestService, tempDir } from "../helpers/service.ts";
 
-function writeDemoBlocks(dir: string, count: number, compression: "none" | "zstd" | "gzip" = "none") {
+function writeDemoBlocks(
+  dir: string,
+  count: number,
+  compression: "none" | "zstd" | "gzip" = "none",
+  zstdChecksum = false,
+) {
   const records = join(FIXTURE_STREAMS, "demo", "record0.0.3");
   const names = readdirSync(records)
     .filter((n) => n.endsWith(".rcd.gz"))
@@ -28,6 +33,7 @@ function writeDemoBlocks(dir: string, count: number, compression: "none" | "zstd
       compression,
       layout: "flat",
       markers: true,
+      zstdChecksum,
     },
   );
 }
@@ -44,11 +50,12 @@ describe("corrupt blocks", () => {
   async function ingest(
     damage: (dir: string, paths: string[]) => void,
     compression: "none" | "zstd" = "none",
+    zstdChecksum = false,
   ) {
     const temp = tempDir();
     remove = temp.remove;
     const dir = join(temp.dir, "block-0.0.3");
-    const written = writeDemoBlocks(dir, 4, compression);
+    const written = writeDemoBlocks(dir, 4, compression, zstdChecksum);
     damage(
       dir,
       written.map((w) => w.path),
@@ -84,6 +91,28 @@ describe("corrupt blocks", () => {
     expect(status.state).toBe("stopped");
     // Either block 3 no longer decodes, or it does and block 4's footer names another root.
     expect([written[2]!.path, written[3]!.path]).toContain(status.file);
+  });
+
+  it("stop on the very block whose zstd content checksum fails, a flipped byte caught in the file itself", async () => {
+    const { service: running, written } = await ingest(
+      (dir, paths) => {
+        // A stored byte of block 3's content: without the checksum, only block 4's footer would tell.
+        const path = join(dir, paths[2]!);
+        const bytes = Buffer.from(readFileSync(path));
+        bytes[bytes.length - 400] = bytes[bytes.length - 400]! ^ 0x01;
+        writeFileSync(path, bytes);
+      },
+      "zstd",
+      true,
+    );
+    const status = running.ingest.status();
+    expect(status.state).toBe("stopped");
+    expect(status.file).toBe(written[2]!.path);
+    expect(status.reason).toMatch(
+      /bad zstd: the content of frame 1 hashes to 0x[0-9a-f]{8} but its checksum is/,
+    );
+    expect(status.lastBlock).toBe(written[1]!.number);
+    expect((await running.get(`/api/v1/blocks/${written[1]!.number}`)).status).toBe(200);
   });
 
   it("refuse blocks that inflate past the limit, gzip and zstd alike", () => {

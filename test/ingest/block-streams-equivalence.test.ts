@@ -17,7 +17,7 @@ import { readRecordFile } from "../../src/streams/read-record-file.ts";
 import type { RecordFile } from "../../src/streams/types.ts";
 import { type Answer, crawlIndex, digestTables, type TableDigests } from "../helpers/index-answers.ts";
 import { validateResponse } from "../helpers/openapi.ts";
-import { FIXTURE_STREAMS, startTestService, tempDir } from "../helpers/service.ts";
+import { FIXTURE_STREAMS, REAL_STREAMS, startTestService, tempDir } from "../helpers/service.ts";
 
 /** Endpoints the crawl does not walk: the network group, asked as of a few instants too. */
 const NETWORK_PATHS = [
@@ -33,8 +33,8 @@ const NETWORK_PATHS = [
 const FORMAT_TABLES = new Set(["record_file", "ingest_cursor", "block_proof"]);
 const FILE_FIELDS = new Set(["hash", "name", "size", "previous_hash"]);
 
-function recordFilesOf(scenario: string): { dir: string; files: RecordFile[] } {
-  const dir = join(FIXTURE_STREAMS, scenario, "record0.0.3");
+function recordFilesOf(scenario: string, real?: string): { dir: string; files: RecordFile[] } {
+  const dir = real === undefined ? join(FIXTURE_STREAMS, scenario, "record0.0.3") : join(REAL_STREAMS, real);
   const names = readdirSync(dir)
     .filter((name) => name.endsWith(".rcd.gz"))
     .sort();
@@ -101,6 +101,8 @@ async function ingestAndCrawl(
 
 const CASES: Array<{
   scenario: string;
+  /** A real record stream (below fixtures/real) instead of the scenario's. */
+  real?: string;
   compression: BlockCompression;
   layout: BlockLayout;
   cutoverAt?: number;
@@ -121,6 +123,8 @@ const CASES: Array<{
     transformerTables: ["entity", "transaction"],
   },
   { scenario: "demo", compression: "zstd", layout: "bucket", cutoverAt: 10 },
+  // A ContractCall and its child ContractCreate: the block's gas and bloom come from the contract results.
+  { scenario: "real v6", real: "v6/record0.0.3", compression: "zstd", layout: "flat" },
   // Allowances, approved spends, pending airdrops (from the airdrop's transfers), claims, cancels, rewards.
   // Its one CryptoUpdate (a staking reward payout) names the account in the block's receipt.
   {
@@ -134,10 +138,10 @@ const CASES: Array<{
 ];
 
 describe("a ledger as record files and as block stream blocks", () => {
-  for (const { scenario, compression, layout, cutoverAt, transformerTables = [] } of CASES) {
+  for (const { scenario, real, compression, layout, cutoverAt, transformerTables = [] } of CASES) {
     const label = `${scenario}: ${compression}, ${layout}${cutoverAt === undefined ? "" : `, cutover after ${cutoverAt} record files`}`;
     it(`answers alike (${label})`, { timeout: 180_000 }, async () => {
-      const { dir, files } = recordFilesOf(scenario);
+      const { dir, files } = recordFilesOf(scenario, real);
       const temp = tempDir();
       try {
         const from = cutoverAt ?? 0;
@@ -173,6 +177,13 @@ describe("a ledger as record files and as block stream blocks", () => {
           const cutoverBlock = lookup(asBlocks.answers, numbers[from]!);
           expect(cutoverBlock.previous_hash).toBe(lookup(asRecords.answers, numbers[from - 1]!).hash);
           expect(lookup(asBlocks.answers, numbers[from - 1]!).hash).toBe(cutoverBlock.previous_hash);
+        }
+        if (real !== undefined) {
+          // Not vacuous: the contract call's gas reaches its block (and its bloom, compared with the answers).
+          const list = asBlocks.answers.find((a) => a.path.startsWith("/api/v1/blocks?"))?.body as {
+            blocks: Array<{ gas_used: number; logs_bloom: string }>;
+          };
+          expect(list.blocks.some((b) => b.gas_used > 0 && b.logs_bloom !== "0x")).toBe(true);
         }
         const expected = withoutFileFacts(asRecords.answers);
         const actual = withoutFileFacts(asBlocks.answers);

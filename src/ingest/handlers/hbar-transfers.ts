@@ -11,7 +11,7 @@ export function applyHbarTransfers(
   { item, store }: HandlerContext,
   transfers?: readonly { readonly accountId: bigint; readonly amount: bigint }[],
 ): void {
-  if (!store.hbar.tracking()) return;
+  // Without a starting state the ledger still tracks the accounts created in the stream (it decides which).
   const t = item.consensusNs;
   if (transfers !== undefined) {
     for (const { accountId, amount } of transfers) {

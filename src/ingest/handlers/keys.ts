@@ -22,3 +22,13 @@ export function publicKeyOf(key: proto.IKey | null | undefined): string | null {
   }
   return null;
 }
+
+/** `publicKeyOf` for protobuf `Key` bytes; null when they do not decode as a key. */
+export function publicKeyOfBytes(bytes: Uint8Array | null): string | null {
+  if (bytes === null || bytes.length === 0) return null;
+  try {
+    return publicKeyOf(proto.Key.decode(bytes));
+  } catch {
+    return null;
+  }
+}

@@ -21,4 +21,15 @@ export const ACCOUNTS_MIGRATIONS: readonly Migration[] = [
     CREATE INDEX entity_current_alias ON entity (alias) WHERE valid_to IS NULL AND alias IS NOT NULL;
     `,
   ],
+  [
+    "0041-account-lists",
+    `
+    -- /accounts walks current accounts and contracts in id order; /balances also the starting state's accounts
+    -- of unknown type. Partial indexes keep tokens, topics and files out of both walks.
+    CREATE INDEX entity_current_account ON entity (id) WHERE valid_to IS NULL AND type IN ('ACCOUNT', 'CONTRACT');
+    CREATE INDEX entity_current_balance_holder ON entity (id)
+      WHERE valid_to IS NULL AND type IN ('ACCOUNT', 'CONTRACT', 'UNKNOWN');
+    -- (An account's closed token relationship versions are on token_account_closed_by_account, migration 0080.)
+    `,
+  ],
 ];

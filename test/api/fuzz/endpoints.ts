@@ -22,6 +22,7 @@ export type ValueKind =
   | "nodeId"
   | "supplyQuery"
   | "accountPath"
+  | "accountIdOrAlias"
   | "boolean"
   | "topicId"
   | "sequenceNumber"
@@ -46,6 +47,8 @@ export type FuzzEndpoint = {
   readonly query: Readonly<Record<string, ValueKind>>;
   /** The fixture scenario served while fuzzing it (one with data for the endpoint to answer from). */
   readonly scenario: FuzzScenario;
+  /** A Node-style error may carry a `detail` too (upstream's `/balances` account.id errors). */
+  readonly errorDetail?: boolean;
   /**
    * For a `java` endpoint the public ingress sends only some paths to (`/api/v1/topics/{id}` with a numeric
    * id): whether this request path reaches it. The others are the Node service's 404.
@@ -58,6 +61,7 @@ export type FuzzScenario =
   | "network"
   | "network-supply"
   | "account-relations"
+  | "accounts"
   | "topics"
   | "transactions";
 
@@ -85,6 +89,34 @@ function reachesJavaTopic(path: string): boolean {
 }
 
 export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
+  {
+    path: "/api/v1/accounts",
+    errorStyle: "node",
+    scenario: "accounts",
+    pathParams: {},
+    query: {
+      "account.id": "accountId",
+      "account.balance": "balance",
+      "account.publickey": "publicKey",
+      balance: "boolean",
+      ...pages,
+    },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}",
+    errorStyle: "node",
+    scenario: "accounts",
+    pathParams: { idOrAliasOrEvmAddress: "accountPath" },
+    query: { timestamp: "timestamp", transactiontype: "transactionType", transactions: "boolean", ...pages },
+  },
+  {
+    path: "/api/v1/balances",
+    errorStyle: "node",
+    errorDetail: true,
+    scenario: "accounts",
+    pathParams: {},
+    query: { ...balances, "account.id": "accountIdOrAlias" },
+  },
   {
     path: "/api/v1/tokens",
     errorStyle: "node",

@@ -25,6 +25,7 @@ const scenarios = {
   network: useScenario("network"),
   "network-supply": useScenario("network-supply", { balances: true }),
   "account-relations": useScenario("account-relations"),
+  accounts: useScenario("accounts"),
   topics: useScenario("topics"),
   transactions: useScenario("transactions"),
 } satisfies Record<FuzzScenario, unknown>;
@@ -39,13 +40,14 @@ function decodes(path: string): boolean {
 }
 
 /** Throws unless `body` is an error body of the given style. */
-function checkErrorBody(style: ErrorStyle, body: unknown): void {
+function checkErrorBody(style: ErrorStyle, body: unknown, detailed = false): void {
   const messages = (body as { _status?: { messages?: unknown } })?._status?.messages;
   expect(Object.keys(body as object)).toEqual(["_status"]);
   expect(Array.isArray(messages) && messages.length > 0, JSON.stringify(body)).toBe(true);
   for (const entry of messages as Record<string, unknown>[]) {
     expect(typeof entry.message).toBe("string");
-    if (style === "node") expect(Object.keys(entry)).toEqual(["message"]);
+    if (style === "node" && !(detailed && "detail" in entry)) expect(Object.keys(entry)).toEqual(["message"]);
+    else if (style === "node") expect(Object.keys(entry)).toEqual(["message", "detail"]);
     else {
       expect(Object.keys(entry).filter((key) => key !== "message" && key !== "detail")).toEqual([]);
       if ("detail" in entry) expect(typeof entry.detail).toBe("string");
@@ -101,7 +103,7 @@ describe("fuzzing every endpoint", () => {
         }
         const body = JSON.parse(response.body) as unknown;
         if (response.status >= 400) {
-          checkErrorBody(style, body);
+          checkErrorBody(style, body, endpoint.errorDetail === true);
         } else if (documentedPath !== null) {
           validateResponse({ path: documentedPath, status: response.status, body });
         }

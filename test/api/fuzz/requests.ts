@@ -137,6 +137,14 @@ function ledgerValues(ledger: ExpectedLedger) {
     keys: Object.values(ledger.accounts)
       .map((a) => a.key)
       .filter((k): k is string => k !== null),
+    // Scenario summaries also carry each account's EVM address and alias (hex), where it has them.
+    evmAddresses: Object.values(ledger.accounts)
+      .map((a) => (a as { evmAddress?: string | null }).evmAddress)
+      .filter((e): e is string => typeof e === "string"),
+    aliases: Object.values(ledger.accounts)
+      .map((a) => (a as { alias?: string | null }).alias)
+      .filter((e): e is string => typeof e === "string")
+      .map((hex) => encodeBase32(Buffer.from(hex, "hex"))),
     // Every spelling of an account path: IDs, EVM addresses, base32 aliases.
     accountPaths: Object.values(ledger.accounts).flatMap((a) => {
       const { evmAddress, alias } = a as { evmAddress?: string | null; alias?: string | null };
@@ -276,6 +284,26 @@ export function valueArbitrary(
           numbers,
         ),
       );
+    case "accountIdOrAlias": {
+      // /balances' account.id: IDs, one EVM address (no shard/realm prefix) or one alias.
+      const named = fc.oneof(
+        fc.constantFrom(...v.accountIds),
+        fc.constantFrom(...v.accountIds).map((id) => id.split(".")[2]!),
+        ...(v.evmAddresses.length > 0
+          ? [fc.constantFrom(...v.evmAddresses), fc.constantFrom(...v.evmAddresses).map((e) => e.slice(2))]
+          : []),
+        ...(v.aliases.length > 0 ? [fc.constantFrom(...v.aliases)] : []),
+      );
+      return pick(
+        named,
+        fc.oneof(
+          fc.constantFrom(...BOUNDARY_IDS, "AABBCC22", "0.0.AABBCC22", "AAA", "A", "aabbcc22"),
+          numbers,
+          fc.stringMatching(/^[A-Z2-7]{1,60}$/),
+          fc.stringMatching(/^(0x|0\.0\.)?[0-9a-fA-F]{38,42}$/),
+        ),
+      );
+    }
     case "boolean":
       return pick(
         fc.constantFrom("true", "false", "TRUE", "yes", "off", "0"),
@@ -289,6 +317,9 @@ export function valueArbitrary(
           "ConsensusCreateTopic",
           "SCHEDULECREATE",
           "TOKENMINT",
+          "cryptoupdateaccount",
+          "TOKENCREATION",
+          "ETHEREUMTRANSACTION",
         ),
         fc.constantFrom("", "CRYPTO", "UNKNOWN", "ATOMIC_BATCH", "cryptotransfer "),
       );

@@ -1,0 +1,188 @@
+/**
+ * Contract results of a block's transactions, as the mirror node importer's block transformers derive them
+ * (`AbstractBlockTransactionTransformer.transformSmartContractResult`, `AbstractContractTransformer`): the EVM
+ * transaction result of a contract call, create or Ethereum transaction output becomes the record's contract
+ * call or create result; the logs of the EVM trace data become its log infos, each with its bloom, and the
+ * result's bloom is theirs together; a created contract's EVM address comes from its account in state changes.
+ * ContractUpdate and ContractDelete name their contract in the receipt, resolved from an EVM address if need be.
+ */
+import { CorruptFileError } from "../errors.ts";
+import { OUTPUT, TRACE } from "./block-items.ts";
+import type { StateChangeContext } from "./block-state-changes.ts";
+import { BLOOM_BYTES, contractEvmAddress, logBloom, orBloom } from "./evm-bloom.ts";
+import { toBigInt, toLong } from "./long.ts";
+import { proto } from "./proto.ts";
+import { WIRE_LENGTH_DELIMITED, WireReader } from "./protobuf-wire.ts";
+
+/** A transaction output: which member of `TransactionOutput.transaction` it is, and that member's bytes. */
+export type Output = { kind: number; bytes: Uint8Array };
+
+/** `CallContractOutput`/`CreateContractOutput` field 1 and `EthereumOutput` fields 1 (call) and 2 (create). */
+const EVM_RESULT = 1;
+const ETHEREUM_CALL_RESULT = 1;
+const ETHEREUM_CREATE_RESULT = 2;
+/** `EVMTraceData.logs` and the fields of `EvmTransactionLog`. */
+const EVM_TRACE_LOGS = 4;
+const LOG = { contractId: 1, data: 2, topics: 3 } as const;
+
+/** Sets the contract call or create result (and the receipt's contract) from the outputs and trace data. */
+export function transformContractResult(
+  name: string,
+  record: proto.TransactionRecord,
+  outputs: readonly Output[],
+  traces: readonly Uint8Array[],
+  context: () => StateChangeContext,
+): void {
+  const evm = evmResultOf(name, outputs);
+  if (evm === null) return;
+  let evmResult: proto.EvmTransactionResult;
+  try {
+    evmResult = proto.EvmTransactionResult.decode(evm.bytes);
+  } catch (cause) {
+    throw new CorruptFileError(
+      name,
+      `an EVM transaction result does not decode: ${(cause as Error).message}`,
+      {
+        cause,
+      },
+    );
+  }
+  const receipt = record.receipt as proto.TransactionReceipt;
+  const result = proto.ContractFunctionResult.create({
+    contractCallResult: evmResult.resultData,
+    errorMessage: evmResult.errorMessage,
+    gasUsed: evmResult.gasUsed,
+  });
+  if (evmResult.contractNonces.length > 0) result.contractNonces = evmResult.contractNonces;
+  if (evmResult.contractId != null) {
+    result.contractID = evmResult.contractId;
+    receipt.contractID = evmResult.contractId;
+  }
+  if (evmResult.senderId != null) result.senderId = evmResult.senderId;
+  if (evmResult.signerNonce != null) result.signerNonce = evmResult.signerNonce;
+  if (evm.create && evmResult.contractId != null) {
+    const id = evmResult.contractId;
+    const account = context().account({
+      shardNum: id.shardNum,
+      realmNum: id.realmNum,
+      accountNum: id.contractNum,
+    });
+    if (account !== undefined && account.alias.length > 0) result.evmAddress = { value: account.alias };
+  }
+  const internal = evmResult.internalCallContext;
+  if (internal != null) {
+    if (internal.value != null) result.amount = internal.value;
+    if (internal.callData != null) result.functionParameters = internal.callData;
+    if (internal.gas != null) result.gas = internal.gas;
+  }
+  addLogs(name, result, traces);
+  if (evm.create) record.contractCreateResult = result;
+  else record.contractCallResult = result;
+}
+
+/** The EVM transaction result of a contract call, create or Ethereum output, and whether it created a contract. */
+function evmResultOf(
+  name: string,
+  outputs: readonly Output[],
+): { bytes: Uint8Array; create: boolean } | null {
+  const find = (kind: number) => outputs.find((o) => o.kind === kind)?.bytes;
+  const call = find(OUTPUT.contractCall);
+  if (call !== undefined) return present(lastField(name, call, EVM_RESULT), false);
+  const created = find(OUTPUT.contractCreate);
+  if (created !== undefined) return present(lastField(name, created, EVM_RESULT), true);
+  const ethereum = find(OUTPUT.ethereumCall);
+  if (ethereum === undefined) return null;
+  const ethereumCall = lastField(name, ethereum, ETHEREUM_CALL_RESULT);
+  if (ethereumCall !== null) return { bytes: ethereumCall, create: false };
+  return present(lastField(name, ethereum, ETHEREUM_CREATE_RESULT), true);
+}
+
+const present = (bytes: Uint8Array | null, create: boolean) => (bytes === null ? null : { bytes, create });
+
+/** The logs of the EVM trace data as log infos, each with its bloom; the result's bloom is all of theirs. */
+function addLogs(name: string, result: proto.ContractFunctionResult, traces: readonly Uint8Array[]): void {
+  const logs: proto.ContractLoginfo[] = [];
+  for (const trace of traces) {
+    const evmTrace = lastField(name, trace, TRACE.evmTraceData);
+    if (evmTrace === null) continue;
+    const reader = new WireReader(name, evmTrace, "EVMTraceData");
+    while (reader.pos < evmTrace.length) {
+      const tag = reader.tag(evmTrace.length);
+      if (tag >>> 3 === EVM_TRACE_LOGS && (tag & 7) === WIRE_LENGTH_DELIMITED)
+        logs.push(logInfoOf(name, reader.lengthDelimited(evmTrace.length)));
+      else reader.skip(tag & 7, evmTrace.length);
+    }
+  }
+  if (logs.length === 0) return;
+  const bloom = new Uint8Array(BLOOM_BYTES);
+  for (const log of logs) orBloom(bloom, log.bloom);
+  result.logInfo = logs;
+  result.bloom = bloom;
+}
+
+function logInfoOf(name: string, bytes: Uint8Array): proto.ContractLoginfo {
+  const reader = new WireReader(name, bytes, "EvmTransactionLog");
+  let contractId: proto.ContractID | null = null;
+  let data: Uint8Array = new Uint8Array();
+  const topics: Uint8Array[] = [];
+  while (reader.pos < bytes.length) {
+    const tag = reader.tag(bytes.length);
+    const field = tag >>> 3;
+    if ((tag & 7) !== WIRE_LENGTH_DELIMITED) reader.skip(tag & 7, bytes.length);
+    else if (field === LOG.contractId)
+      contractId = proto.ContractID.decode(reader.lengthDelimited(bytes.length));
+    else if (field === LOG.data) data = reader.lengthDelimited(bytes.length);
+    else if (field === LOG.topics) topics.push(reader.lengthDelimited(bytes.length));
+    else reader.skip(tag & 7, bytes.length);
+  }
+  const id = contractId ?? proto.ContractID.create();
+  // Topics stay as the block gives them (leading zeros trimmed), as the importer keeps them; the bloom pads them.
+  return proto.ContractLoginfo.create({
+    contractID: id,
+    bloom: logBloom(contractEvmAddress(id), topics),
+    data,
+    topic: topics,
+  });
+}
+
+/** Long-zero EVM addresses: 12 zero bytes, then the entity number. */
+const LONG_ZERO_PREFIX = 12;
+const EVM_ADDRESS_BYTES = 20;
+
+/**
+ * The contract a ContractUpdate or ContractDelete names, for its receipt (`AbstractContractTransformer
+ * .resolveEvmAddress`): its id as given; an EVM address in long-zero form read as the number in the same shard
+ * and realm; any other EVM address looked up among the contracts in state changes (null: not found).
+ */
+export function resolveContractId(
+  id: proto.IContractID,
+  context: () => StateChangeContext,
+): proto.IContractID | null {
+  const address = id.evmAddress;
+  if (address == null || address.length === 0) return id;
+  const shard = toBigInt(id.shardNum);
+  const realm = toBigInt(id.realmNum);
+  if (
+    address.length === EVM_ADDRESS_BYTES &&
+    address.subarray(0, LONG_ZERO_PREFIX).every((b) => b === 0) &&
+    shard === 0n &&
+    realm === 0n
+  ) {
+    const num = new DataView(address.buffer, address.byteOffset + LONG_ZERO_PREFIX, 8).getBigUint64(0);
+    return { shardNum: id.shardNum, realmNum: id.realmNum, contractNum: toLong(num) };
+  }
+  return context().contractIdByEvmAddress(address) ?? null;
+}
+
+/** The last occurrence of a length-delimited field, as a view (null: absent). */
+function lastField(name: string, bytes: Uint8Array, field: number): Uint8Array | null {
+  const reader = new WireReader(name, bytes, "output");
+  let found: Uint8Array | null = null;
+  while (reader.pos < bytes.length) {
+    const tag = reader.tag(bytes.length);
+    if (tag >>> 3 === field && (tag & 7) === WIRE_LENGTH_DELIMITED)
+      found = reader.lengthDelimited(bytes.length);
+    else reader.skip(tag & 7, bytes.length);
+  }
+  return found;
+}
