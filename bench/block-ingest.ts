@@ -3,18 +3,22 @@
  * transfers) ingested by `mirrorlite ingest` as record files and as block stream blocks (one block per record
  * file, written by fixtures/writer/write-block-stream.ts as zstd frames of stored blocks), each in its own
  * process into a fresh index. The formats take turns for several rounds, so that a shared machine's load falls
- * on both alike; the medians are compared (target: blocks at least as fast as records).
+ * on both alike; the medians are compared (target: blocks at least as fast as records). Beside wall-clock time,
+ * which a loaded machine blurs, each run's CPU seconds (all threads) and its busiest thread's CPU seconds (the
+ * critical path: what the run takes at least, given a free core for each other thread). `--baseline=REF`: the
+ * build of git ref REF ingests the blocks too, in the same rounds (before and after a change, on the same load).
  *
  * Nodes write compressed zstd frames, which cost a zstd decoder more than stored ones: when the `zstd` command is
  * installed, the same blocks compressed by it (level 3) are timed too, for information.
  */
-import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateBulkStream } from "../fixtures/writer/scenario/bulk.ts";
 import { writeBlockStream } from "../fixtures/writer/write-block-stream.ts";
 import { readRecordFile } from "../src/streams/read-record-file.ts";
-import { runMirrorlite } from "./lib/processes.ts";
+import { REPO } from "./lib/processes.ts";
 import { withWorkDir } from "./lib/work-dir.ts";
 
 export type BlockIngestFigures = {
@@ -26,9 +30,27 @@ export type BlockIngestFigures = {
   ratio: number;
 };
 
-const ROUNDS = 3;
+export type BlockIngestOptions = {
+  transactions?: number;
+  rounds?: number;
+  /** A git ref whose build ingests the blocks too, taking its turn in each round (e.g. the commit before a change). */
+  baseline?: string;
+};
 
-export async function benchBlockIngest(transactions = 100_000): Promise<BlockIngestFigures> {
+/** One way of ingesting the ledger: its times and CPU seconds over the rounds. */
+type Variant = {
+  label: string;
+  script: string;
+  source: string[];
+  seconds: number[];
+  cpu: number[];
+  /** CPU seconds of the process's busiest thread: the critical path, which a free core cannot shorten. */
+  busiest: number[];
+};
+
+export async function benchBlockIngest(options: BlockIngestOptions = {}): Promise<BlockIngestFigures> {
+  const transactions = options.transactions ?? 100_000;
+  const rounds = options.rounds ?? 5;
   return withWorkDir("mirrorlite-bench-blocks-", async ({ work, recordsDir }) => {
     const generated = generateBulkStream({
       dir: recordsDir,
@@ -48,55 +70,133 @@ export async function benchBlockIngest(transactions = 100_000): Promise<BlockIng
     const hapi = files[0]!.hapiVersion!;
     writeBlockStream(files, hapi, numbers, blocksDir, { compression: "zstd", layout: "flat", markers: true });
     const compressedDir = compressWithZstdCommand(work, files, hapi, numbers);
+    const baseline = options.baseline === undefined ? null : buildBaseline(options.baseline);
+    const here = join(REPO, "bin/mirrorlite.js");
+    const variant = (label: string, script: string, source: string[]): Variant => ({
+      label,
+      script,
+      source,
+      seconds: [],
+      cpu: [],
+      busiest: [],
+    });
+    const records = variant("record files", here, ["--records", recordsDir]);
+    const blocks = variant("blocks", here, ["--blocks", blocksDir]);
+    const compressed =
+      compressedDir === null ? null : variant("blocks (zstd -3)", here, ["--blocks", compressedDir]);
+    const variants = [records, blocks];
+    if (baseline !== null)
+      variants.push(variant(`blocks, ${options.baseline}`, baseline.script, ["--blocks", blocksDir]));
+    if (compressed !== null) variants.push(compressed);
+    if (baseline !== null && compressedDir !== null)
+      variants.push(
+        variant(`blocks (zstd -3), ${options.baseline}`, baseline.script, ["--blocks", compressedDir]),
+      );
     const db = join(work, "bench.db");
-    const cpu = { records: [] as number[], blocks: [] as number[], compressed: [] as number[] };
-    const time = async (source: string[], cpuSeconds: number[]): Promise<number> => {
-      for (const file of [db, `${db}-wal`, `${db}-shm`]) rmSync(file, { force: true });
-      const started = performance.now();
-      const cpuBefore = childrenCpuSeconds();
-      await runMirrorlite(["ingest", ...source, "--db", db, "--no-wait-signatures", "--log-level", "warn"]);
-      const cpuAfter = childrenCpuSeconds();
-      if (cpuBefore !== null && cpuAfter !== null) cpuSeconds.push(cpuAfter - cpuBefore);
-      return (performance.now() - started) / 1000;
-    };
-    const seconds = { records: [] as number[], blocks: [] as number[], compressed: [] as number[] };
-    for (let round = 0; round < ROUNDS; round++) {
-      seconds.records.push(await time(["--records", recordsDir], cpu.records));
-      seconds.blocks.push(await time(["--blocks", blocksDir], cpu.blocks));
-      if (compressedDir !== null)
-        seconds.compressed.push(await time(["--blocks", compressedDir], cpu.compressed));
+    try {
+      for (let round = 0; round < rounds; round++) {
+        for (const v of variants) {
+          for (const file of [db, `${db}-wal`, `${db}-shm`]) rmSync(file, { force: true });
+          const started = performance.now();
+          const cpuBefore = childrenCpuSeconds();
+          const busiest = await runWatchingThreads(v.script, [
+            "ingest",
+            ...v.source,
+            "--db",
+            db,
+            "--no-wait-signatures",
+            "--log-level",
+            "warn",
+          ]);
+          const cpuAfter = childrenCpuSeconds();
+          v.seconds.push((performance.now() - started) / 1000);
+          if (cpuBefore !== null && cpuAfter !== null) v.cpu.push(cpuAfter - cpuBefore);
+          if (busiest !== null) v.busiest.push(busiest);
+        }
+      }
+    } finally {
+      baseline?.remove();
     }
     const n = generated.transactions;
     const rate = (s: number[]) => n / median(s);
-    const figures = {
-      transactions: n,
-      recordsPerSecond: rate(seconds.records),
-      blocksPerSecond: rate(seconds.blocks),
-      compressedBlocksPerSecond: compressedDir === null ? null : rate(seconds.compressed),
-      ratio: median(seconds.records) / median(seconds.blocks),
-    };
     const list = (s: number[]) => s.map((x) => x.toFixed(1)).join(", ");
     console.log(
-      `block-ingest: ${n} tx, medians of ${ROUNDS} interleaved rounds: record files ${figures.recordsPerSecond.toFixed(0)} tx/s ` +
-        `(${list(seconds.records)} s), blocks ${figures.blocksPerSecond.toFixed(0)} tx/s (${list(seconds.blocks)} s); ` +
-        `blocks/records ${figures.ratio.toFixed(2)}`,
+      `block-ingest: ${n} tx, medians of ${rounds} interleaved rounds (wall clock; CPU seconds of all threads)`,
     );
-    if (cpu.records.length === ROUNDS) {
-      // CPU time is what a loaded machine disturbs least: the process's threads, all of them, while it ran.
+    for (const v of variants) {
+      const cpu = v.cpu.length === rounds ? `, CPU ${median(v.cpu).toFixed(2)} s (${list(v.cpu)})` : "";
+      const busiest = v.busiest.length === rounds ? `, busiest thread ${median(v.busiest).toFixed(2)} s` : "";
+      const against =
+        v === records
+          ? ""
+          : `; /records: wall ${(median(records.seconds) / median(v.seconds)).toFixed(2)}` +
+            (cpu === "" ? "" : `, CPU ${(median(records.cpu) / median(v.cpu)).toFixed(2)}`) +
+            (busiest === ""
+              ? ""
+              : `, busiest thread ${(median(records.busiest) / median(v.busiest)).toFixed(2)}`);
       console.log(
-        `block-ingest: CPU seconds (median): record files ${median(cpu.records).toFixed(2)}, blocks ${median(cpu.blocks).toFixed(2)}` +
-          (compressedDir === null ? "" : `, compressed blocks ${median(cpu.compressed).toFixed(2)}`) +
-          `; blocks/records ${(median(cpu.records) / median(cpu.blocks)).toFixed(2)}`,
+        `block-ingest:   ${v.label.padEnd(28)} ${rate(v.seconds).toFixed(0)} tx/s (${list(v.seconds)} s)${cpu}${busiest}${against}`,
       );
     }
-    if (compressedDir !== null) {
-      console.log(
-        `block-ingest: blocks compressed by zstd -3 ${figures.compressedBlocksPerSecond!.toFixed(0)} tx/s ` +
-          `(${list(seconds.compressed)} s); compressed blocks/records ${(median(seconds.records) / median(seconds.compressed)).toFixed(2)}`,
-      );
-    }
-    return figures;
+    return {
+      transactions: n,
+      recordsPerSecond: rate(records.seconds),
+      blocksPerSecond: rate(blocks.seconds),
+      compressedBlocksPerSecond: compressed === null ? null : rate(compressed.seconds),
+      ratio: median(records.seconds) / median(blocks.seconds),
+    };
   });
+}
+
+/**
+ * Runs `node script args` to completion (output inherited) and returns the CPU seconds of its busiest thread,
+ * from Linux's /proc/<pid>/task/<tid>/stat sampled every 100 ms (null elsewhere). A thread's last sample may
+ * miss up to 100 ms of its time; the ingest thread, the longest-lived, loses little.
+ */
+function runWatchingThreads(script: string, args: readonly string[]): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { stdio: "inherit" });
+    const ticks = new Map<string, number>();
+    let readable = true;
+    const sample = () => {
+      try {
+        for (const tid of readdirSync(`/proc/${child.pid}/task`)) {
+          try {
+            const stat = readFileSync(`/proc/${child.pid}/task/${tid}/stat`, "utf8");
+            const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+            // utime and stime: fields 14 and 15 of stat(5), counted from the state field (3).
+            ticks.set(tid, Number(fields[11]) + Number(fields[12]));
+          } catch {
+            // The thread ended between the listing and the read.
+          }
+        }
+      } catch {
+        readable = ticks.size > 0;
+      }
+    };
+    const timer = setInterval(sample, 100);
+    child.once("error", (error) => {
+      clearInterval(timer);
+      reject(error);
+    });
+    child.once("exit", (code) => {
+      clearInterval(timer);
+      if (code !== 0) reject(new Error(`mirrorlite ${args[0]} exited with ${code}`));
+      else resolve(readable && ticks.size > 0 ? Math.max(...ticks.values()) / 100 : null);
+    });
+  });
+}
+
+/** Exports git ref `ref` into a temporary folder, links this checkout's node_modules and builds it. */
+function buildBaseline(ref: string): { script: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "mirrorlite-baseline-"));
+  execFileSync("sh", ["-c", `git -C "${REPO}" archive "${ref}" | tar -x -C "${dir}"`]);
+  symlinkSync(join(REPO, "node_modules"), join(dir, "node_modules"));
+  execFileSync(process.execPath, [join(dir, "scripts/build.mjs")], { stdio: "ignore" });
+  return {
+    script: join(dir, "bin/mirrorlite.js"),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** The blocks written again as frames the `zstd` command compresses; null when it is not installed. */

@@ -7,6 +7,7 @@
  *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, transactions, ingest-speed, block-ingest, account-relations, reads, accounts
  *   npm run bench -- ingest-speed --large   # with the 1M-transaction scaling point (several minutes more)
  *   npm run bench -- transactions --baseline=REF   # ingest speed next to the build of git ref REF too
+ *   npm run bench -- block-ingest --baseline=REF   # block ingest by the build of git ref REF too, same rounds
  */
 import { benchAccountRelations } from "./account-relations.ts";
 import { benchAccounts } from "./accounts.ts";
@@ -54,7 +55,8 @@ if (wanted("ingest-speed")) {
   }
 }
 if (wanted("block-ingest")) {
-  const r = await benchBlockIngest();
+  const baseline = flags.find((flag) => flag.startsWith("--baseline="))?.slice("--baseline=".length);
+  const r = await benchBlockIngest(baseline === undefined ? {} : { baseline });
   verdicts.push(
     `${"block ingest / record ingest, mainnet-like".padEnd(56)} ratio ${r.ratio.toFixed(2)} (target 1.00) ${r.ratio >= 1 ? "met" : "MISSED"}`,
   );

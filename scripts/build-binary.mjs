@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm run build:binary`: dist/mirrorlite, one Linux executable (Node's single executable applications) holding
-// the program, the ingest and read workers, better-sqlite3's native addon, the OpenAPI document, Swagger UI and the demo
-// stream. It needs nothing else: no Node.js, no node_modules.
+// the program, the ingest, block reader and read workers, better-sqlite3's native addon, the OpenAPI document,
+// Swagger UI and the demo stream. It needs nothing else: no Node.js, no node_modules.
 //
-//   1. esbuild bundles the program and the two workers into one CommonJS script each, with
+//   1. esbuild bundles the program and the three workers into one CommonJS script each, with
 //      src/runtime/assets-sea.ts in place of src/runtime/assets.ts (assets come from the executable);
 //   2. node --experimental-sea-config turns the program and the assets into a blob;
 //   3. postject injects the blob into a copy of this node binary.
@@ -81,6 +81,7 @@ async function bundle(entry, outfile, digest) {
 const assets = {
   "worker.cjs": join(out, "worker.cjs"),
   "read-worker.cjs": join(out, "read-worker.cjs"),
+  "block-reader.cjs": join(out, "block-reader.cjs"),
   "better_sqlite3.node": addon,
   "openapi.yaml": join(root, "dist", "api", "openapi.yaml"),
   "openapi.json": join(root, "dist", "api", "openapi.json"),
@@ -100,6 +101,7 @@ for (const [name, path] of Object.entries(assets)) {
 const digest = hash.digest("hex").slice(0, 16);
 await bundle("src/ingest/worker.ts", join(out, "worker.cjs"), digest);
 await bundle("src/api/read-worker-entry.ts", join(out, "read-worker.cjs"), digest);
+await bundle("src/ingest/block-reader-entry.ts", join(out, "block-reader.cjs"), digest);
 await bundle("src/runtime/sea-main.ts", join(out, "main.cjs"), digest);
 
 const seaConfig = join(out, "sea-config.json");

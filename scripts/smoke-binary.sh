@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Smoke test of the single executable, as an operator would use it: copied alone into an empty folder and run
-# with no Node.js on the PATH. Twice: the bundled demo (in memory), then a stream folder into an index file.
+# with no Node.js on the PATH. Three times: the bundled demo (in memory), a record stream folder into an index
+# file, and a block stream folder (two real blocks: the block reader thread runs from the executable too).
 # Each run: start, wait for readiness, check one API answer (the demo also its supply and a fee estimate),
 # SIGTERM, expect exit 0 within 10 s.
 #   scripts/smoke-binary.sh [path/to/mirrorlite]
@@ -16,6 +17,12 @@ cleanup() {
 trap cleanup EXIT
 cp "$binary" "$work/mirrorlite"
 cp -r "$root/fixtures/streams/tokens/record0.0.3" "$work/records"
+mkdir -p "$work/blocks"
+for number in 007 008; do
+  flat="$(printf '%036d' "$((10#$number))")"
+  cp "$root/fixtures/real/blockstreams/$number.blk.zstd" "$work/blocks/$flat.blk.zstd"
+  : >"$work/blocks/$flat.mf"
+done
 cd "$work"
 
 # Nothing but the executable: no node on the PATH it runs with, no node_modules anywhere near it.
@@ -39,8 +46,21 @@ demo_checks() {
   echo "smoke(demo): /api/v1/network/supply and POST /api/v1/network/fees answered"
 }
 
+# The blocks' extra check: both blocks indexed, prepared by the block reader thread (no fallback was logged).
+block_checks() {
+  local url="$1" body
+  body="$(curl -sf "$url/api/v1/blocks?order=desc&limit=1")"
+  grep -q '"number":8' <<<"$body" || { echo "smoke(blocks): unexpected blocks: $body" >&2; return 1; }
+  if grep -q 'block reader' "$work/blocks.log"; then
+    echo "smoke(blocks): the block reader thread did not run" >&2
+    return 1
+  fi
+  echo "smoke(blocks): blocks 7 and 8 indexed through the block reader thread"
+}
+
+# `expect` (default the token list's "token_id"): what the answer at `path` must hold.
 run() {
-  local name="$1" path="$2" checks="$3"
+  local name="$1" path="$2" checks="$3" expect="${EXPECT:-\"token_id\"}"
   shift 3
   : >"$work/$name.log"
   env -i PATH=/nonexistent HOME="$work" "$work/mirrorlite" serve --port 0 --log-format json "$@" \
@@ -61,7 +81,7 @@ run() {
   curl -sf "$url/health/readiness" >/dev/null || { echo "smoke($name): never ready" >&2; cat "$work/$name.log" >&2; exit 1; }
   local body
   body="$(curl -sf "$url$path")"
-  grep -q '"token_id"' <<<"$body" || { echo "smoke($name): unexpected answer: $body" >&2; exit 1; }
+  grep -q "$expect" <<<"$body" || { echo "smoke($name): unexpected answer: $body" >&2; exit 1; }
   if [[ -n "$checks" ]]; then "$checks" "$url" || { cat "$work/$name.log" >&2; exit 1; }; fi
   local started=$SECONDS stopped_pid=$pid
   kill -TERM "$pid"
@@ -98,4 +118,5 @@ echo "smoke(cache): a cache folder others can write is refused: $out"
 run demo /api/v1/tokens/0.0.1006 demo_checks
 run records "/api/v1/tokens?limit=1" "" --records "$work/records" --db "$work/index.db"
 [[ -s "$work/index.db" ]] || { echo "smoke: no index file written" >&2; exit 1; }
+EXPECT='"number":7' run blocks "/api/v1/blocks/7" block_checks --blocks "$work/blocks" --db "$work/blocks.db"
 echo "smoke: $(du -h "$binary" | cut -f1) executable OK"

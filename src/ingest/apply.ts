@@ -1,7 +1,8 @@
 import type { WriteStore } from "../store/write-store.ts";
-import { BLOCK_STREAM_VERSION, type BlockFile } from "../streams/block-file.ts";
-import { blockRecords } from "../streams/block-records.ts";
+import { BLOCK_STREAM_VERSION } from "../streams/block-file.ts";
+import type { BlockRecord } from "../streams/block-records.ts";
 import { toBigInt } from "../streams/long.ts";
+import type { PreparedBlockHead } from "../streams/prepared-block.ts";
 import { RECORD_PARTS } from "../streams/record-fields.ts";
 import type { HapiVersion, RecordFile } from "../streams/types.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord, decodeItem } from "./decode.ts";
@@ -62,17 +63,18 @@ export function writeRecordFile(
 }
 
 /**
- * Writes one block stream block (rows, block row, cursor) like `writeRecordFile`: its transactions become the
- * records the record path would have read. `previousHash` is what the blocks API answers for it: the footer's
- * previous block root, or at the cutover the last record file's hash.
+ * Writes one block stream block (rows, block row, cursor) like `writeRecordFile`: `records` are its transactions
+ * as the records the record path would have read (streams/prepared-block.ts). `previousHash` is what the blocks
+ * API answers for it: the footer's previous block root, or at the cutover the last record file's hash.
  */
 export function writeBlockFile(
   store: WriteStore,
-  block: BlockFile,
+  block: PreparedBlockHead,
+  records: readonly BlockRecord[],
   previousHash: Uint8Array,
   shouldStop?: () => boolean,
 ): AppliedFile {
-  const items = blockRecords(block).map(decodeBlockRecord);
+  const items = records.map(decodeBlockRecord);
   const applied = writeBlockRows(
     store,
     {

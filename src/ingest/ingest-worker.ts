@@ -200,6 +200,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
   /** Closes the database (no transaction is open between passes) and the port. */
   const finish = (): void => {
     halt();
+    ingestor.close();
     if (db.open) db.close();
     port.close();
   };

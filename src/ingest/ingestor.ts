@@ -5,8 +5,8 @@ import { CorruptFileError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { WriteStore } from "../store/write-store.ts";
 import { checkBlockChain } from "../streams/block-chain.ts";
-import { BLOCK_STREAM_VERSION, readBlockFile } from "../streams/block-file.ts";
-import { blockRecords } from "../streams/block-records.ts";
+import { BLOCK_STREAM_VERSION } from "../streams/block-file.ts";
+import { deserializeRecords } from "../streams/block-record-bytes.ts";
 import { BLOCK_START_PREFIX_BYTES, blockStartTimeNs } from "../streams/block-start-time.ts";
 import { type ChainTip, checkChain, nextBlockNumber } from "../streams/chain.ts";
 import {
@@ -19,6 +19,7 @@ import { readRecordFile } from "../streams/read-record-file.ts";
 import type { RecordFile } from "../streams/types.ts";
 import { AbandonedError, type AppliedFile, writeBlockFile, writeRecordFile } from "./apply.ts";
 import { blockDisplayName, blockNumberOf, listBlocks, newestBlock, readyBlocks } from "./block-files.ts";
+import { type BlockReader, createBlockReader } from "./block-reader.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord } from "./decode.ts";
 import { type DirEntry, isRecordFile, readyRecordFiles, signatureNameOf, streamOrderKey } from "./files.ts";
 
@@ -35,6 +36,11 @@ export type IngestorOptions = {
   blocksDir?: string | null;
   /** The largest uncompressed block accepted, in bytes (default `maxFileBytes`). */
   maxBlockBytes?: number;
+  /**
+   * Prepare blocks (read, decompress, root hash, transform) on a reader thread a few blocks ahead of the one
+   * being applied (default), or on the ingest thread itself.
+   */
+  blockReaderThread?: boolean;
   store: WriteStore;
   waitSignatures: boolean;
   log: Logger;
@@ -83,6 +89,8 @@ export type Ingestor = {
   /** How many record files after the tip the folder holds now, complete or not. */
   pendingFiles(): number;
   tip(): ChainTip | null;
+  /** Ends the block reader thread, if one was started. */
+  close(): void;
 };
 
 /**
@@ -169,20 +177,31 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     return applied;
   }
 
-  /** The same for a block stream block (`path` below the blocks folder). */
+  let blockReader: BlockReader | null = null;
+  const readerOf = (dir: string): BlockReader => {
+    blockReader ??= createBlockReader({
+      dir,
+      maxFileBytes,
+      maxBlockBytes: options.maxBlockBytes ?? maxFileBytes,
+      log,
+      ...(options.shouldStop === undefined ? {} : { shouldStop: options.shouldStop }),
+      ...(options.blockReaderThread === undefined ? {} : { thread: options.blockReaderThread }),
+    });
+    return blockReader;
+  };
+
+  /** The same for a block stream block (`path` below the blocks folder), prepared by the block reader. */
   function writeBlock(dir: string, path: string): AppliedFile {
     // A file that does not read is named by its path; the block is indexed (and chained) under the mirror node's
     // name for it.
-    const name = blockDisplayName(path, blockNumberOf(path));
-    const read = readBlockFile(path, readBounded(dir, path), options.maxBlockBytes ?? maxFileBytes);
-    const block = { ...read, name };
+    const block = readerOf(dir).take(path);
     const previousHash = checkBlockChain(tip, block);
-    if (tip === null && options.beforeFirstBlock) {
-      const first =
-        block.transactions.length > 0
-          ? blockRecords({ ...block, transactions: block.transactions.slice(0, 1) })[0]
-          : undefined;
-      options.beforeFirstBlock(
+    // Records that could not be derived from the block's items: reported once the chain is known to hold.
+    if (block.records instanceof Error) throw block.records;
+    const records = deserializeRecords(block.name, block.records);
+    if (tip === null) {
+      const first = records[0];
+      options.beforeFirstBlock?.(
         first === undefined ? undefined : decodeBlockRecord(first),
         block.number,
         previousHash,
@@ -190,12 +209,12 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     }
     let applied: AppliedFile;
     try {
-      applied = writeBlockFile(store, block, previousHash, options.shouldStop);
+      applied = writeBlockFile(store, block, records, previousHash, options.shouldStop);
     } catch (error) {
       if (error instanceof DecodeError) throw new CorruptFileError(path, error.message, { cause: error });
       throw error;
     }
-    tip = { name, version: BLOCK_STREAM_VERSION, hash: block.hash, blockNumber: block.number };
+    tip = { name: block.name, version: BLOCK_STREAM_VERSION, hash: block.hash, blockNumber: block.number };
     return applied;
   }
 
@@ -368,6 +387,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
             newest,
           );
         }
+        if (paths.length > 0) readerOf(blocksDir).plan(paths);
         applied.push(...applyAll((path) => writeBlock(blocksDir, path), paths));
       }
       return applied;
@@ -379,6 +399,9 @@ export function createIngestor(options: IngestorOptions): Ingestor {
       return records + blocksLeft(blocksDir, lowest).count;
     },
     tip: () => tip,
+    close() {
+      blockReader?.close();
+    },
   };
 }
 

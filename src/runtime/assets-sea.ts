@@ -25,6 +25,10 @@ export function ingestWorkerSource(): WorkerSource {
   return { kind: "eval", code: getAsset("worker.cjs", "utf8") };
 }
 
+export function blockReaderWorkerSource(): WorkerSource {
+  return { kind: "eval", code: getAsset("block-reader.cjs", "utf8") };
+}
+
 export function readWorkerSource(): WorkerSource {
   return { kind: "eval", code: getAsset("read-worker.cjs", "utf8") };
 }

@@ -4,11 +4,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * What the running program needs besides its own modules, found on disk next to the code: the ingest and read
- * workers' entries, the bundled demo stream, the OpenAPI document, Swagger UI's files, the simple-fee schedule's proto
- * file and the version. The single
- * executable build swaps this module for `assets-sea.ts`, which has the same exports and reads the same
- * things from the executable itself (see scripts/build-binary.mjs).
+ * What the running program needs besides its own modules, found on disk next to the code: the ingest, block
+ * reader and read workers' entries, the bundled demo stream, the OpenAPI document, Swagger UI's files, the
+ * simple-fee schedule's proto file and the version. The single executable build swaps this module for
+ * `assets-sea.ts`, which has the same exports and reads the same things from the executable itself (see
+ * scripts/build-binary.mjs).
  */
 
 /** How to start a worker thread: a module file, or (single executable) its bundled source. */
@@ -24,6 +24,12 @@ const compiled = !here.endsWith(".ts");
 export function ingestWorkerSource(): WorkerSource {
   // Compiled code starts the compiled worker; TypeScript sources need the tsx loader installed in the thread.
   const entry = compiled ? "../ingest/worker.js" : "../ingest/worker-bootstrap.mjs";
+  return { kind: "file", url: new URL(entry, here) };
+}
+
+/** The block reader thread that the ingest worker starts for a block stream folder. */
+export function blockReaderWorkerSource(): WorkerSource {
+  const entry = compiled ? "../ingest/block-reader-entry.js" : "../ingest/block-reader-bootstrap.mjs";
   return { kind: "file", url: new URL(entry, here) };
 }
 

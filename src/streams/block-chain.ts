@@ -15,7 +15,10 @@ import { bytesEqual, toHex } from "./hex.ts";
  * Throws `ChainBreakError` unless `block` continues after `tip` (null: nothing indexed yet); returns the hash
  * the blocks API answers as the block's `previous_hash`.
  */
-export function checkBlockChain(tip: ChainTip | null, block: BlockFile): Uint8Array {
+export function checkBlockChain(
+  tip: ChainTip | null,
+  block: Pick<BlockFile, "name" | "number" | "previousHash">,
+): Uint8Array {
   if (tip === null) return block.previousHash;
   const expected = tip.blockNumber + 1n;
   if (block.number !== expected) {

@@ -18,6 +18,7 @@ import { resolveContractId, transformContractResult } from "./block-contract-res
 import type { BlockFile, BlockTransaction } from "./block-file.ts";
 import { signedTransactionField } from "./block-file.ts";
 import { OUTPUT, RESULT, TRACE } from "./block-items.ts";
+import { deserializeRecords, serializeRecords } from "./block-record-bytes.ts";
 import { StateChangeContext, type TopicMessageState } from "./block-state-changes.ts";
 import { toBigInt, toLong } from "./long.ts";
 import { proto } from "./proto.ts";
@@ -36,6 +37,31 @@ export type BlockRecord = {
   /** The `ethereum_nonce` of the updated account, for a CryptoUpdate that set a delegation address. */
   accountEthereumNonce?: bigint;
 };
+
+/** A length-delimited field of a `TransactionRecord` (its number and content), as it stands in the block. */
+export type RawField = { field: number; bytes: Uint8Array };
+
+/**
+ * A record as the transformers leave it: `record` holds what they derived, `rawFields` the record's fields that
+ * the block's items hold as they are (the transaction id, the result's timestamps, transfer lists, token
+ * transfers, associations, custom fees, staking rewards). Serializing `record` and then `rawFields` gives the
+ * bytes of the whole record (streams/prepared-block.ts): what the block holds is copied, never decoded and
+ * encoded again.
+ */
+export type BlockRecordParts = BlockRecord & { rawFields: RawField[] };
+
+/** `TransactionRecord` fields taken as they stand. */
+const RECORD = {
+  consensusTimestamp: 3,
+  transactionId: 4,
+  transferList: 10,
+  tokenTransferLists: 11,
+  scheduleRef: 12,
+  assessedCustomFees: 13,
+  automaticTokenAssociations: 14,
+  parentConsensusTimestamp: 15,
+  paidStakingRewards: 18,
+} as const;
 
 const SUCCESS = new Set<number>([
   proto.ResponseCodeEnum.SUCCESS,
@@ -57,8 +83,16 @@ type Linked = {
   body: proto.TransactionBody | undefined;
 };
 
-/** The records of `block`'s transactions, in block order. Throws `CorruptFileError` on undecodable content. */
+/**
+ * The records of `block`'s transactions, in block order, whole and decoded (what `blockRecordParts` gives, put
+ * together). Throws `CorruptFileError` on undecodable content.
+ */
 export function blockRecords(block: BlockFile): BlockRecord[] {
+  return deserializeRecords(block.name, serializeRecords(blockRecordParts(block)));
+}
+
+/** The records of `block`'s transactions as the transformers leave them, in block order (see `BlockRecordParts`). */
+export function blockRecordParts(block: BlockFile): BlockRecordParts[] {
   const linked: Linked[] = [];
   let previous: Linked | null = null;
   for (const tx of block.transactions) {
@@ -75,7 +109,7 @@ export function blockRecords(block: BlockFile): BlockRecord[] {
     linked.push(current);
     previous = current;
   }
-  const records = new Array<BlockRecord>(linked.length);
+  const records = new Array<BlockRecordParts>(linked.length);
   for (let index = linked.length - 1; index >= 0; index--) {
     records[index] = transform(block.name, linked[index]!);
   }
@@ -120,7 +154,7 @@ function bodyOf(name: string, item: Linked): proto.TransactionBody {
   return item.body;
 }
 
-function transform(name: string, item: Linked): BlockRecord {
+function transform(name: string, item: Linked): BlockRecordParts {
   const out = transformRecord(name, item);
   if (item.body !== undefined) out.body = item.body;
   return out;
@@ -131,26 +165,26 @@ const BODY_TRANSACTION_ID = 1;
 const BODY_MEMO = 6;
 
 /**
- * The transaction id and memo of a body, without decoding the rest of it: read with protobufjs's own reader,
- * so that they come out exactly as a full decode would give them.
+ * The transaction id (as the body holds it) and memo of a body, without decoding the rest of it. The memo is read
+ * with protobufjs's own reader, so that it comes out exactly as a full decode would give it.
  */
 function readBodyHead(
   name: string,
   item: Linked,
-): { transactionId: proto.ITransactionID | null | undefined; memo: string } {
+): { transactionId: proto.ITransactionID | Uint8Array | null | undefined; memo: string } {
   if (item.body !== undefined) return { transactionId: item.body.transactionID, memo: item.body.memo };
   const bytes = item.bodyBytes;
-  const head: { transactionId: proto.ITransactionID | null; memo: string } = {
-    transactionId: null,
-    memo: "",
-  };
+  const head: { transactionId: Uint8Array | null; memo: string } = { transactionId: null, memo: "" };
   try {
     const reader = protobuf.Reader.create(bytes);
     while (reader.pos < reader.len) {
       const tag = reader.uint32();
-      if (tag === ((BODY_TRANSACTION_ID << 3) | WIRE_LENGTH_DELIMITED))
-        head.transactionId = proto.TransactionID.decode(reader, reader.uint32());
-      else if (tag === ((BODY_MEMO << 3) | WIRE_LENGTH_DELIMITED)) head.memo = reader.string();
+      if (tag === ((BODY_TRANSACTION_ID << 3) | WIRE_LENGTH_DELIMITED)) {
+        const length = reader.uint32();
+        // A view, not a copy (`reader.bytes()` would copy); like a decode, the last occurrence wins.
+        head.transactionId = bytes.subarray(reader.pos, reader.pos + length);
+        reader.skip(length);
+      } else if (tag === ((BODY_MEMO << 3) | WIRE_LENGTH_DELIMITED)) head.memo = reader.string();
       else reader.skipType(tag & 7);
     }
   } catch (cause) {
@@ -178,30 +212,24 @@ function submittedTopicId(name: string, item: Linked): proto.ITopicID | null {
   }
 }
 
-function transformRecord(name: string, item: Linked): BlockRecord {
+function transformRecord(name: string, item: Linked): BlockRecordParts {
   const { tx } = item;
   const head = readBodyHead(name, item);
   const result = readResult(name, tx.resultBytes);
   const receipt = proto.TransactionReceipt.create({ status: tx.status });
   const record = proto.TransactionRecord.create({
     receipt,
-    assessedCustomFees: result.assessedCustomFees,
-    automaticTokenAssociations: result.automaticTokenAssociations,
-    paidStakingRewards: result.paidStakingRewards,
-    tokenTransferLists: result.tokenTransferLists,
-    consensusTimestamp: result.consensusTimestamp,
     transactionFee: result.transactionFee,
     transactionHash: transactionHash(tx.signedTransactionBytes),
-    transactionID: head.transactionId,
-    transferList: result.transferList,
   });
+  const rawFields = result.rawFields;
+  if (head.transactionId instanceof Uint8Array)
+    rawFields.push({ field: RECORD.transactionId, bytes: head.transactionId });
+  else if (head.transactionId != null) record.transactionID = proto.TransactionID.create(head.transactionId);
   if (head.memo.length > 0) record.memo = head.memo;
-  if (result.parentConsensusTimestamp !== null)
-    record.parentConsensusTimestamp = result.parentConsensusTimestamp;
-  if (result.scheduleRef !== null) record.scheduleRef = result.scheduleRef;
   const outputs = tx.outputs.map((bytes) => outputOf(name, bytes));
   const output = (kind: number) => outputs.find((o) => o.kind === kind)?.bytes;
-  const out: BlockRecord = { bodyBytes: item.bodyBytes, bodyCase: item.bodyCase, record };
+  const out: BlockRecordParts = { bodyBytes: item.bodyBytes, bodyCase: item.bodyCase, record, rawFields };
   const body = () => bodyOf(name, item);
   const context = () => contextOf(name, item);
   transformContractResult(name, record, outputs, tx.traces, context);
@@ -252,7 +280,7 @@ function transformRecord(name: string, item: Linked): BlockRecord {
     }
     case "tokenMint": {
       const serials: bigint[] = [];
-      for (const list of result.tokenTransferLists) {
+      for (const list of result.tokenTransferLists()) {
         for (const nft of list.nftTransfers ?? []) serials.push(toBigInt(nft.serialNumber));
       }
       serials.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -323,7 +351,11 @@ function transformRecord(name: string, item: Linked): BlockRecord {
       break;
     }
     case "tokenAirdrop":
-      record.newPendingAirdrops = pendingAirdrops(body().tokenAirdrop, result.tokenTransferLists, context());
+      record.newPendingAirdrops = pendingAirdrops(
+        body().tokenAirdrop,
+        result.tokenTransferLists(),
+        context(),
+      );
       break;
     case "utilPrng": {
       const bytes = output(OUTPUT.utilPrng) ?? missing("the util_prng output");
@@ -413,79 +445,80 @@ function idString(id: object | null | undefined): string {
 }
 
 type Result = {
-  consensusTimestamp: proto.Timestamp | null;
-  parentConsensusTimestamp: proto.Timestamp | null;
-  scheduleRef: proto.ScheduleID | null;
   transactionFee: Long;
-  transferList: proto.TransferList | null;
-  tokenTransferLists: proto.TokenTransferList[];
-  automaticTokenAssociations: proto.TokenAssociation[];
-  paidStakingRewards: proto.AccountAmount[];
-  assessedCustomFees: proto.AssessedCustomFee[];
+  /** The record's fields the result holds as they are, in the result's order. */
+  rawFields: RawField[];
+  /** The token transfer lists, decoded (when a transformer reads them). */
+  tokenTransferLists: () => proto.TokenTransferList[];
 };
+
+/** `TransactionResult` fields that are `TransactionRecord` fields as they stand, by result field number. */
+const RESULT_TO_RECORD = new Map<number, number>([
+  [RESULT.consensusTimestamp, RECORD.consensusTimestamp],
+  [RESULT.parentConsensusTimestamp, RECORD.parentConsensusTimestamp],
+  [RESULT.scheduleRef, RECORD.scheduleRef],
+  [RESULT.transferList, RECORD.transferList],
+  [RESULT.tokenTransferLists, RECORD.tokenTransferLists],
+  [RESULT.automaticTokenAssociations, RECORD.automaticTokenAssociations],
+  [RESULT.paidStakingRewards, RECORD.paidStakingRewards],
+  [RESULT.assessedCustomFees, RECORD.assessedCustomFees],
+]);
+/** A singular message field that occurs twice: like a decode, the record keeps the last. */
+const SINGULAR = new Set<number>([
+  RECORD.consensusTimestamp,
+  RECORD.parentConsensusTimestamp,
+  RECORD.scheduleRef,
+  RECORD.transferList,
+]);
+/** The importer always sets a transfer list, empty when the result has none. */
+const EMPTY_TRANSFER_LIST: RawField = { field: RECORD.transferList, bytes: new Uint8Array() };
 
 function readResult(name: string, bytes: Uint8Array): Result {
   const reader = new WireReader(name, bytes, "TransactionResult");
-  const result: Result = {
-    consensusTimestamp: null,
-    parentConsensusTimestamp: null,
-    scheduleRef: null,
-    transactionFee: Long.UZERO,
-    // The importer always sets a transfer list, empty when the result has none.
-    transferList: proto.TransferList.create(),
-    tokenTransferLists: [],
-    automaticTokenAssociations: [],
-    paidStakingRewards: [],
-    assessedCustomFees: [],
-  };
-  try {
-    while (reader.pos < bytes.length) {
-      const tag = reader.tag(bytes.length);
-      const field = tag >>> 3;
-      if (field === RESULT.transactionFeeCharged && (tag & 7) === WIRE_VARINT) {
-        result.transactionFee = toUnsignedLong(BigInt.asUintN(64, reader.int64(bytes.length)));
-        continue;
-      }
-      if ((tag & 7) !== WIRE_LENGTH_DELIMITED) {
-        reader.skip(tag & 7, bytes.length);
-        continue;
-      }
-      const value = reader.lengthDelimited(bytes.length);
-      switch (field) {
-        case RESULT.consensusTimestamp:
-          result.consensusTimestamp = proto.Timestamp.decode(value);
-          break;
-        case RESULT.parentConsensusTimestamp:
-          result.parentConsensusTimestamp = proto.Timestamp.decode(value);
-          break;
-        case RESULT.scheduleRef:
-          result.scheduleRef = proto.ScheduleID.decode(value);
-          break;
-        case RESULT.transferList:
-          result.transferList = proto.TransferList.decode(value);
-          break;
-        case RESULT.tokenTransferLists:
-          result.tokenTransferLists.push(proto.TokenTransferList.decode(value));
-          break;
-        case RESULT.automaticTokenAssociations:
-          result.automaticTokenAssociations.push(proto.TokenAssociation.decode(value));
-          break;
-        case RESULT.paidStakingRewards:
-          result.paidStakingRewards.push(proto.AccountAmount.decode(value));
-          break;
-        case RESULT.assessedCustomFees:
-          result.assessedCustomFees.push(proto.AssessedCustomFee.decode(value));
-          break;
-        default:
-      }
+  let transactionFee = Long.UZERO;
+  const rawFields: RawField[] = [];
+  let transferList = false;
+  const tokenTransfers: Uint8Array[] = [];
+  while (reader.pos < bytes.length) {
+    const tag = reader.tag(bytes.length);
+    const field = tag >>> 3;
+    if (field === RESULT.transactionFeeCharged && (tag & 7) === WIRE_VARINT) {
+      transactionFee = toUnsignedLong(BigInt.asUintN(64, reader.int64(bytes.length)));
+      continue;
     }
-  } catch (cause) {
-    if (cause instanceof CorruptFileError) throw cause;
-    throw new CorruptFileError(name, `a transaction result does not decode: ${(cause as Error).message}`, {
-      cause,
-    });
+    const recordField = RESULT_TO_RECORD.get(field);
+    if (recordField === undefined || (tag & 7) !== WIRE_LENGTH_DELIMITED) {
+      reader.skip(tag & 7, bytes.length);
+      continue;
+    }
+    const value = reader.lengthDelimited(bytes.length);
+    if (SINGULAR.has(recordField)) {
+      const earlier = rawFields.findIndex((raw) => raw.field === recordField);
+      if (earlier >= 0) rawFields.splice(earlier, 1);
+    }
+    rawFields.push({ field: recordField, bytes: value });
+    if (recordField === RECORD.transferList) transferList = true;
+    if (recordField === RECORD.tokenTransferLists) tokenTransfers.push(value);
   }
-  return result;
+  if (!transferList) rawFields.push(EMPTY_TRANSFER_LIST);
+  let decoded: proto.TokenTransferList[] | undefined;
+  const tokenTransferLists = () => {
+    decoded ??= tokenTransfers.map((list) => {
+      try {
+        return proto.TokenTransferList.decode(list);
+      } catch (cause) {
+        throw new CorruptFileError(
+          name,
+          `a transaction result does not decode: ${(cause as Error).message}`,
+          {
+            cause,
+          },
+        );
+      }
+    });
+    return decoded;
+  };
+  return { transactionFee, rawFields, tokenTransferLists };
 }
 
 function outputOf(name: string, bytes: Uint8Array): { kind: number; bytes: Uint8Array } {

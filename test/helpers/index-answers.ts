@@ -46,7 +46,7 @@ export function writeSmallBulkStream(dir: string): void {
 }
 
 /** Follows `links.next` from `first` to the end, returning every page's answer. */
-async function allPages(service: TestService, first: string, answers: Answer[]): Promise<unknown[]> {
+export async function allPages(service: TestService, first: string, answers: Answer[]): Promise<unknown[]> {
   const bodies: unknown[] = [];
   let path: string | null = first;
   // A list that never ends would be a bug; the bound keeps a broken build from hanging the test.
@@ -58,7 +58,7 @@ async function allPages(service: TestService, first: string, answers: Answer[]):
   return bodies;
 }
 
-async function ask(service: TestService, path: string, answers: Answer[]): Promise<Answer> {
+export async function ask(service: TestService, path: string, answers: Answer[]): Promise<Answer> {
   const response = await service.get(path);
   const answer = { path, status: response.status, body: response.body };
   answers.push(answer);
@@ -66,7 +66,7 @@ async function ask(service: TestService, path: string, answers: Answer[]): Promi
 }
 
 /** Every `step`-th element (always the first and the last), for samples that stay small on big streams. */
-function sample<T>(list: readonly T[], count: number): T[] {
+export function sample<T>(list: readonly T[], count: number): T[] {
   if (list.length <= count) return [...list];
   const step = (list.length - 1) / (count - 1);
   return Array.from({ length: count }, (_, i) => list[Math.round(i * step)]!);
