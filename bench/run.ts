@@ -118,7 +118,7 @@ if (wanted("transactions")) {
   if (ingest.slowdown !== null) {
     const slower = ingest.slowdown * 100;
     verdicts.push(
-      `${`ingest slowdown next to ${baseline}`.padEnd(56)} ${slower.toFixed(1)}% (target 15%) ${slower <= 15 ? "met" : "MISSED"}`,
+      `${`ingest slowdown next to ${baseline}`.padEnd(56)} ${slower.toFixed(1)}% (target 15%) ${slower <= 15 ? "met" : "MISSED"}; CPU ${((ingest.cpuSlowdown ?? 0) * 100).toFixed(1)}% more`,
     );
   }
 }

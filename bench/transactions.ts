@@ -2,10 +2,12 @@
  * The transactions group (issue 15): on a mainnet-like stream (mostly ConsensusSubmitMessage and hbar transfers,
  * bench/ingest-speed.ts's mix), generated once:
  *
- * - ingest speed: `mirrorlite ingest` into a fresh file, process start included, best of `rounds`; with
- *   `--baseline REF` the same stream is also ingested by the build of git ref REF (exported to a temporary
- *   folder, node_modules linked, built), back to back with this one, and the slowdown printed (target: at most
- *   15% slower than before the transaction index, i.e. `--baseline` the commit before it);
+ * - ingest speed: `mirrorlite ingest` into a fresh file, process start included, `rounds` times (default 5);
+ *   with `--baseline REF` the same stream is also ingested by the build of git ref REF (exported to a temporary
+ *   folder, node_modules linked, built), alternating with this one (A/B/A/B: both see the same moments of a
+ *   shared machine), and the medians of wall time and of CPU time (user + system, all threads) printed with
+ *   the slowdown (target: at most 15% slower than before the transaction index, i.e. `--baseline` the commit
+ *   before it);
  * - the size of the transaction index: bytes per transaction of the transaction table, its indexes, the account
  *   rows, token and NFT transfers (and the topics group's message table, less the message payloads, where it
  *   exists), read with SQLite's `dbstat` (target: at most 400);
@@ -52,10 +54,15 @@ export type TransactionsBenchOptions = {
 
 export type IngestFigures = {
   transactions: number;
+  /** Medians over the rounds: wall-clock seconds and CPU seconds (user + system) of the process. */
   seconds: number;
+  cpuSeconds: number;
   baselineSeconds: number | null;
-  /** This build's time over the baseline's, minus one (0.15: 15% slower). */
+  baselineCpuSeconds: number | null;
+  /** This build's median wall time over the baseline's, minus one (0.15: 15% slower). */
   slowdown: number | null;
+  /** The same for CPU time. */
+  cpuSlowdown: number | null;
 };
 
 export type SizeFigures = {
@@ -64,18 +71,40 @@ export type SizeFigures = {
   bytesPerTransaction: number;
 };
 
-/** Runs a node script to completion and returns its wall-clock seconds. */
-function timedRun(script: string, args: readonly string[]): Promise<number> {
+type Timed = { seconds: number; cpuSeconds: number };
+
+/**
+ * Runs a node script to completion and returns its wall-clock seconds and the CPU seconds (user + system) it
+ * used: a POSIX shell runs it and prints its children's times (`times`) after it exits.
+ */
+function timedRun(script: string, args: readonly string[]): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [script, ...args], { stdio: ["ignore", "ignore", "inherit"] });
+    const child = spawn("sh", ["-c", '"$@" >/dev/null && times', "sh", process.execPath, script, ...args], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
     child.once("error", reject);
-    child.once("exit", (code) =>
-      code === 0
-        ? resolve((performance.now() - started) / 1000)
-        : reject(new Error(`${script} exited with ${code}`)),
-    );
+    child.once("exit", (code) => {
+      if (code !== 0) return reject(new Error(`${script} exited with ${code}`));
+      // The second line holds the children's user and system times, as `1m2.345s 0m0.678s`.
+      const children = out.trim().split("\n").at(-1) ?? "";
+      const cpuSeconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+        (sum, m) => sum + Number(m[1]) * 60 + Number(m[2]),
+        0,
+      );
+      resolve({ seconds: (performance.now() - started) / 1000, cpuSeconds });
+    });
   });
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** Exports git ref `ref` into a temporary folder, links this checkout's node_modules and builds it. */
@@ -120,7 +149,7 @@ export function indexSize(dbFile: string, transactions: number): SizeFigures {
 
 export async function benchTransactions(options: TransactionsBenchOptions = {}) {
   const count = options.transactions ?? 200_000;
-  const rounds = options.rounds ?? 2;
+  const rounds = options.rounds ?? 5;
   const seconds = options.seconds ?? 10;
   return withWorkDir("mirrorlite-bench-transactions-", async ({ work, recordsDir, dbFile }) => {
     const generated = generateBulkStream({
@@ -139,39 +168,51 @@ export async function benchTransactions(options: TransactionsBenchOptions = {}) 
     const baseline = options.baseline === undefined ? null : buildBaseline(options.baseline);
     let ingest: IngestFigures;
     try {
-      let best = Number.POSITIVE_INFINITY;
-      let baselineBest = Number.POSITIVE_INFINITY;
+      const ours: Timed[] = [];
+      const theirs: Timed[] = [];
       for (let round = 0; round < rounds; round++) {
         if (baseline !== null) {
           const file = join(work, "baseline.db");
-          const s = await timedRun(
-            join(baseline.dir, "bin/mirrorlite.js"),
-            ingestGeneratedArgs(recordsDir, file),
+          theirs.push(
+            await timedRun(join(baseline.dir, "bin/mirrorlite.js"), ingestGeneratedArgs(recordsDir, file)),
           );
           for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
-          baselineBest = Math.min(baselineBest, s);
         }
         for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
-        best = Math.min(
-          best,
-          await timedRun(join(REPO, "bin/mirrorlite.js"), ingestGeneratedArgs(recordsDir, dbFile)),
+        ours.push(await timedRun(join(REPO, "bin/mirrorlite.js"), ingestGeneratedArgs(recordsDir, dbFile)));
+        const last = ours.at(-1)!;
+        const their = theirs.at(-1);
+        console.log(
+          `transactions: round ${round + 1}: ${last.seconds.toFixed(2)} s (CPU ${last.cpuSeconds.toFixed(2)} s)` +
+            (their === undefined
+              ? ""
+              : `; ${options.baseline} ${their.seconds.toFixed(2)} s (CPU ${their.cpuSeconds.toFixed(2)} s)`),
         );
       }
+      const seconds = median(ours.map((r) => r.seconds));
+      const cpuSeconds = median(ours.map((r) => r.cpuSeconds));
+      const baselineSeconds = baseline === null ? null : median(theirs.map((r) => r.seconds));
+      const baselineCpuSeconds = baseline === null ? null : median(theirs.map((r) => r.cpuSeconds));
       ingest = {
         transactions: generated.transactions,
-        seconds: best,
-        baselineSeconds: baseline === null ? null : baselineBest,
-        slowdown: baseline === null ? null : best / baselineBest - 1,
+        seconds,
+        cpuSeconds,
+        baselineSeconds,
+        baselineCpuSeconds,
+        slowdown: baselineSeconds === null ? null : seconds / baselineSeconds - 1,
+        cpuSlowdown: baselineCpuSeconds === null ? null : cpuSeconds / baselineCpuSeconds - 1,
       };
     } finally {
       baseline?.remove();
     }
     const rate = (s: number) => Math.round(generated.transactions / s);
+    const percent = (value: number | null) => `${((value ?? 0) * 100).toFixed(1)}%`;
     console.log(
-      `transactions: mirrorlite ingest ${rate(ingest.seconds)} tx/s (best of ${rounds}, process start included)` +
+      `transactions: mirrorlite ingest ${rate(ingest.seconds)} tx/s, CPU ${ingest.cpuSeconds.toFixed(2)} s (median of ${rounds}, process start included)` +
         (ingest.baselineSeconds === null
           ? ""
-          : `; ${options.baseline} ${rate(ingest.baselineSeconds)} tx/s; ${((ingest.slowdown ?? 0) * 100).toFixed(1)}% slower (target at most 15%)`),
+          : `; ${options.baseline} ${rate(ingest.baselineSeconds)} tx/s, CPU ${ingest.baselineCpuSeconds?.toFixed(2)} s; ` +
+            `${percent(ingest.slowdown)} slower (target at most 15%), ${percent(ingest.cpuSlowdown)} more CPU`),
     );
     const size = indexSize(dbFile, generated.transactions);
     console.log(

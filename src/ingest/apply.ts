@@ -3,6 +3,7 @@ import { BLOCK_STREAM_VERSION } from "../streams/block-file.ts";
 import type { BlockRecord } from "../streams/block-records.ts";
 import { toBigInt } from "../streams/long.ts";
 import type { PreparedBlockHead } from "../streams/prepared-block.ts";
+import { RECORD_PARTS } from "../streams/record-fields.ts";
 import type { HapiVersion, RecordFile } from "../streams/types.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord, decodeItem } from "./decode.ts";
 import { applyAccountFacts } from "./handlers/account-facts.ts";
@@ -120,7 +121,10 @@ function writeBlockRows(
   for (const item of items) {
     if ((applied++ & 63) === 63 && shouldStop?.()) throw new AbandonedError(meta.name);
     applyItem(store, meta.hapiVersion, item);
-    const result = item.record.contractCallResult ?? item.record.contractCreateResult;
+    const result =
+      (item.recordFields.parts & RECORD_PARTS.contractResult) === 0
+        ? null
+        : (item.record.contractCallResult ?? item.record.contractCreateResult);
     // Block gas and bloom count top-level transactions (nonce 0) only, as the mirror node does; any such
     // contract result starts the block's bloom, even one whose own bloom is empty.
     if (result && item.nonce === 0) {

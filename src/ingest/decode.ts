@@ -1,9 +1,9 @@
 import { entityIdOf } from "../ids.ts";
 import type { BlockRecord } from "../streams/block-records.ts";
-import { toBigInt } from "../streams/long.ts";
 import { proto } from "../streams/proto.ts";
-import { bodyCaseOf, transactionBodyBytes } from "../streams/transaction-body-bytes.ts";
-
+import { type RecordFields, readRecordFields, recordFieldsOf } from "../streams/record-fields.ts";
+import { dataCaseOf, isDataField, transactionBodyBytes } from "../streams/transaction-body-bytes.ts";
+import { type BodyFields, readBodyFields } from "../streams/transaction-body-fields.ts";
 import type { RecordItem } from "../streams/types.ts";
 import { timestampToNs } from "../time.ts";
 import { transactionTypeId } from "./transaction-types.ts";
@@ -17,7 +17,15 @@ export type DecodedItem = {
   body: proto.TransactionBody;
   /** The `TransactionBody` bytes, for a handler that reads a field or two without decoding the whole body. */
   bodyBytes: Uint8Array;
+  /** The body's common fields and where its typed body lies, read without decoding it. */
+  bodyFields: BodyFields;
+  /**
+   * The record decoded whole, when first read: read `recordFields` first, and the record only for what they do
+   * not hold (`recordFields.parts` says which rarely present parts exist).
+   */
   record: proto.TransactionRecord;
+  /** The record's commonly read fields, read without decoding it (streams/record-fields.ts). */
+  recordFields: RecordFields;
   status: number;
   /** Whether the receipt status is one the mirror node treats as success (only those change state). */
   successful: boolean;
@@ -35,16 +43,20 @@ const SUCCESS_STATUSES = new Set<number>([
 ]);
 
 /**
- * Decodes an item's record, and finds its transaction's body and the body's kind without decoding the body:
- * `body` is decoded when first read (most bodies never are; see streams/transaction-body-bytes.ts). Transactions
- * come in three generations: `signedTransactionBytes` (current), `bodyBytes` with `sigMap` (2020–2021), and
- * the deprecated embedded `body` (2019). Throws on undecodable bytes; the caller names the file.
+ * Reads an item's record fields, and finds its transaction's body and the body's kind, without decoding either:
+ * the record and the body are decoded whole when first read (most are never; see streams/record-fields.ts and
+ * streams/transaction-body-bytes.ts). Transactions come in three generations: `signedTransactionBytes`
+ * (current), `bodyBytes` with `sigMap` (2020–2021), and the deprecated embedded `body` (2019). Throws on
+ * undecodable bytes; the caller names the file.
  */
 export function decodeItem(item: RecordItem): DecodedItem {
-  return decodedItemOf(
-    proto.TransactionRecord.decode(item.recordBytes),
-    transactionBodyBytes(item.transactionBytes),
-  );
+  const fields = readRecordFields(item.recordBytes);
+  if (fields === null) {
+    // Not a record the field reader takes as the decoder would: decode it now, failing as the decoder fails.
+    const record = proto.TransactionRecord.decode(item.recordBytes);
+    return new Item(record, null, recordFieldsOf(record), transactionBodyBytes(item.transactionBytes));
+  }
+  return new Item(undefined, item.recordBytes, fields, transactionBodyBytes(item.transactionBytes));
 }
 
 /**
@@ -52,46 +64,91 @@ export function decodeItem(item: RecordItem): DecodedItem {
  * (streams/block-records.ts): handlers cannot tell the two apart.
  */
 export function decodeBlockRecord(block: BlockRecord): DecodedItem {
-  return decodedItemOf(block.record, block.bodyBytes, block.bodyCase, block.body);
+  return new Item(block.record, null, recordFieldsOf(block.record), block.bodyBytes, block.body);
 }
 
-/** `bodyCase` and `body` when the caller knows them already (a block's transformer read the body first). */
-function decodedItemOf(
-  record: proto.TransactionRecord,
-  bodyBytes: Uint8Array,
-  bodyCase = bodyCaseOf(bodyBytes),
-  decoded?: proto.TransactionBody,
-): DecodedItem {
-  let body = decoded;
-  const bodyOf = () => {
-    if (body === undefined) {
+/**
+ * A DecodedItem whose record and body are decoded when first read. A class, so that creating one per
+ * transaction costs a plain allocation (an object literal with getters is built the slow way each time).
+ */
+class Item implements DecodedItem {
+  readonly consensusNs: bigint;
+  readonly typeId: number;
+  readonly bodyCase: string | undefined;
+  readonly bodyBytes: Uint8Array;
+  readonly bodyFields: BodyFields;
+  readonly recordFields: RecordFields;
+  readonly status: number;
+  readonly successful: boolean;
+  readonly payerId: bigint;
+  readonly validStartNs: bigint;
+  readonly nonce: number;
+  readonly scheduled: boolean;
+  readonly chargedFeeTinybars: bigint;
+  private decodedRecord: proto.TransactionRecord | undefined;
+  /** The record's bytes while it is not decoded (null when it was decoded from the start). */
+  private readonly recordBytes: Uint8Array | null;
+  private decodedBody: proto.TransactionBody | undefined;
+
+  constructor(
+    record: proto.TransactionRecord | undefined,
+    recordBytes: Uint8Array | null,
+    fields: RecordFields,
+    bodyBytes: Uint8Array,
+    /** The body when the caller decoded it already (a block's transformer reads it first). */
+    body?: proto.TransactionBody,
+  ) {
+    this.decodedRecord = record;
+    this.recordBytes = recordBytes;
+    this.decodedBody = body;
+    this.recordFields = fields;
+    this.bodyBytes = bodyBytes;
+    const bodyFields = readBodyFields(bodyBytes, isDataField);
+    this.bodyFields = bodyFields;
+    const bodyCase = bodyFields.dataField === null ? undefined : dataCaseOf(bodyFields.dataField);
+    this.bodyCase = bodyCase;
+    this.typeId = transactionTypeId(bodyCase);
+    this.consensusNs = fields.consensusNs;
+    this.status = fields.status;
+    this.successful = SUCCESS_STATUSES.has(fields.status);
+    this.chargedFeeTinybars = fields.transactionFee;
+    const recordId = fields.transactionId;
+    if (recordId !== null) {
+      this.payerId = recordId.payerId ?? 0n;
+      this.validStartNs = recordId.validStartNs;
+      this.nonce = recordId.nonce;
+      this.scheduled = recordId.scheduled;
+    } else {
+      // Records have carried their transaction id since the first streams; the body's stands in otherwise.
+      const bodyId = this.body.transactionID;
+      this.payerId = entityIdOf(bodyId?.accountID) ?? 0n;
+      this.validStartNs = timestampToNs(bodyId?.transactionValidStart);
+      this.nonce = bodyId?.nonce ?? 0;
+      this.scheduled = bodyId?.scheduled ?? false;
+    }
+  }
+
+  get record(): proto.TransactionRecord {
+    if (this.decodedRecord === undefined) {
       try {
-        body = proto.TransactionBody.decode(bodyBytes);
+        this.decodedRecord = proto.TransactionRecord.decode(this.recordBytes ?? new Uint8Array());
+      } catch (cause) {
+        throw new DecodeError(`transaction record does not decode: ${(cause as Error).message}`, { cause });
+      }
+    }
+    return this.decodedRecord;
+  }
+
+  get body(): proto.TransactionBody {
+    if (this.decodedBody === undefined) {
+      try {
+        this.decodedBody = proto.TransactionBody.decode(this.bodyBytes);
       } catch (cause) {
         throw new DecodeError(`transaction body does not decode: ${(cause as Error).message}`, { cause });
       }
     }
-    return body;
-  };
-  const status = record.receipt?.status ?? 0;
-  const txId = record.transactionID ?? bodyOf().transactionID;
-  return {
-    consensusNs: timestampToNs(record.consensusTimestamp),
-    typeId: transactionTypeId(bodyCase),
-    bodyCase,
-    get body() {
-      return bodyOf();
-    },
-    bodyBytes,
-    record,
-    status,
-    successful: SUCCESS_STATUSES.has(status),
-    payerId: entityIdOf(txId?.accountID) ?? 0n,
-    validStartNs: timestampToNs(txId?.transactionValidStart),
-    nonce: txId?.nonce ?? 0,
-    scheduled: txId?.scheduled ?? false,
-    chargedFeeTinybars: toBigInt(record.transactionFee),
-  };
+    return this.decodedBody;
+  }
 }
 
 /** An item whose transaction or record bytes do not decode (the caller turns it into a CorruptFileError). */

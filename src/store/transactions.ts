@@ -149,8 +149,6 @@ type RawRow = {
   details: Buffer;
 };
 
-type AccountRow = { first_ns: bigint; times: Buffer | null };
-
 /** A sorted, de-duplicated stream of consensus times that one key (a kind, an account's kind) yields. */
 type Fetch = (lower: bigint, upper: bigint, limit: number) => bigint[];
 
@@ -167,11 +165,6 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
   const nextGlobalKind = db
     .prepare(`SELECT kind FROM "transaction" WHERE kind > ? AND kind <= ? ORDER BY kind LIMIT 1`)
     .pluck();
-  const nextAccountKind = db
-    .prepare(
-      `SELECT kind FROM transaction_account WHERE account_id = ? AND kind > ? AND kind <= ? ORDER BY kind LIMIT 1`,
-    )
-    .pluck();
   const nextAccount = db
     .prepare(
       `SELECT account_id FROM transaction_account WHERE account_id > ? AND account_id <= ?
@@ -184,18 +177,39 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
        ORDER BY account_id LIMIT 1`,
     )
     .pluck();
-  const groupsDown = db.prepare(
-    `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns <= ?
-     ORDER BY first_ns DESC LIMIT +?`,
-  );
-  const groupsUp = db.prepare(
-    `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns >= ?
-       AND first_ns <= ? ORDER BY first_ns LIMIT +?`,
-  );
-  const groupBefore = db.prepare(
-    `SELECT first_ns, times FROM transaction_account WHERE account_id = ? AND kind = ? AND first_ns < ?
-     ORDER BY first_ns DESC LIMIT 1`,
-  );
+  /**
+   * One account's rows (each listing its transactions of one kind in one record file) for a page, of every kind
+   * in [from, to] that passes the result and credit/debit filters, in one statement: the account's kinds are
+   * found by seeking to the next one (a recursive step per kind present), and each kind's rows are read with
+   * their own bound, `rowsNeeded` of them from the end of the range backwards (desc), or from the row holding
+   * the start of the range forwards (asc).
+   */
+  const accountKindsSql = (rows: string) => `
+    WITH RECURSIVE kinds(kind) AS (
+      SELECT (SELECT kind FROM transaction_account WHERE account_id = :account AND kind >= :from
+              AND kind <= :to ORDER BY kind LIMIT 1)
+      UNION ALL
+      SELECT (SELECT kind FROM transaction_account WHERE account_id = :account AND kind > kinds.kind
+              AND kind <= :to ORDER BY kind LIMIT 1)
+      FROM kinds WHERE kinds.kind IS NOT NULL
+    )
+    SELECT t.kind, t.first_ns, t.times FROM kinds, transaction_account AS t
+    WHERE kinds.kind IS NOT NULL AND (kinds.kind & :failedMask) = :failed AND (kinds.kind & :side) = :side
+      AND t.rowid IN (${rows})`;
+  const accountRowsDown = db
+    .prepare(
+      accountKindsSql(`SELECT rowid FROM transaction_account WHERE account_id = :account AND kind = kinds.kind
+        AND first_ns <= :upper ORDER BY first_ns DESC LIMIT +:rows`),
+    )
+    .raw();
+  const accountRowsUp = db
+    .prepare(
+      accountKindsSql(`SELECT rowid FROM transaction_account WHERE account_id = :account AND kind = kinds.kind
+        AND first_ns >= COALESCE((SELECT first_ns FROM transaction_account WHERE account_id = :account
+          AND kind = kinds.kind AND first_ns < :lower ORDER BY first_ns DESC LIMIT 1), :lower)
+        AND first_ns <= :upper ORDER BY first_ns LIMIT +:rows`),
+    )
+    .raw();
   const rowsById = db.prepare(
     `SELECT ${ROW_COLUMNS} FROM "transaction" WHERE valid_start_ns = ? AND payer_id = ?
        AND consensus_ns >= ? AND consensus_ns <= ? ORDER BY consensus_ns`,
@@ -313,48 +327,80 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
   };
 
   /**
-   * One account's transactions of one account kind, from its rows (one per record file, listing up to 512
-   * transactions): rows from the end of the range backwards (desc), or from the row holding the start of the
-   * range forwards (asc), until `limit` transactions in range are found.
+   * One account's transactions of the account kinds that pass the filter (one statement per type range, see
+   * `accountKindsSql`): each kind's rows (one per record file, listing up to 512 transactions) are taken in the
+   * walk's direction until `limit` of its transactions in range are found, and the kinds' lists merged.
    */
-  const accountKindFetch = (
-    accountId: bigint,
-    kind: number,
-    query: TransactionListQuery,
-    time: TimeBounds,
-  ): Fetch => {
+  const accountFetch = (accountId: bigint, query: TransactionListQuery, time: TimeBounds): Fetch => {
     const excluded = time.excluded.length === 0 ? null : new Set(time.excluded);
+    const ranges: Array<[bigint, bigint]> =
+      query.types.length === 0
+        ? [[BigInt(-8 * TYPE_LIMIT), BigInt(8 * TYPE_LIMIT)]]
+        : [...new Set(query.types)].map((type) => [BigInt(type * 8), BigInt(type * 8 + 7)]);
+    const failedMask = query.result === null ? 0 : ACCOUNT_KIND_BITS.failed;
+    const failed = query.result === "fail" ? ACCOUNT_KIND_BITS.failed : 0;
+    const side =
+      query.creditDebit === "credit"
+        ? ACCOUNT_KIND_BITS.credit
+        : query.creditDebit === "debit"
+          ? ACCOUNT_KIND_BITS.debit
+          : 0;
+    const down = query.order === "desc";
+    const statement = down ? accountRowsDown : accountRowsUp;
     return (lower, upper, limit) => {
-      const out: bigint[] = [];
-      // Each row but the first holds a time in range (or below it, which ends the walk): this many rows do.
-      const rowsNeeded = limit + (excluded?.size ?? 0) + 1;
-      /** Takes a row's times in range in the walk's direction; true once the page is full or the range left. */
-      const take = (row: AccountRow, down: boolean): boolean => {
-        const offsets = unpackOffsets(row.times);
+      // Each row but the first holds a time in range (or past it, which ends the walk): this many rows do.
+      // Going up, the first is the row that may straddle the range's start.
+      const rowsNeeded = limit + (excluded?.size ?? 0) + 1 + (down ? 0 : 1);
+      const rows: [bigint, bigint, Buffer | null][] = [];
+      for (const [from, to] of ranges) {
+        const found = statement.all({
+          account: accountId,
+          from,
+          to,
+          failedMask,
+          failed,
+          side,
+          lower,
+          upper,
+          rows: rowsNeeded,
+        }) as [bigint, bigint, Buffer | null][];
+        for (const row of found) rows.push(row);
+      }
+      // By kind, then in the walk's direction.
+      rows.sort((a, b) =>
+        a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : down ? compare(b[1], a[1]) : compare(a[1], b[1]),
+      );
+      let page: bigint[] = [];
+      let out: bigint[] = [];
+      let done = false;
+      for (let r = 0; r < rows.length; r++) {
+        const [kind, firstNs, times] = rows[r]!;
+        if (r > 0 && rows[r - 1]![0] !== kind) {
+          page = mergeSorted(page, out, !down);
+          out = [];
+          done = false;
+        }
+        if (done) continue;
+        const offsets = unpackOffsets(times);
         const count = offsets.length + 1;
         for (let k = 0; k < count; k++) {
           const i = down ? count - 1 - k : k;
-          const t = i === 0 ? row.first_ns : row.first_ns + BigInt(offsets[i - 1]!);
-          if (down ? t < lower : t > upper) return true;
+          const t = i === 0 ? firstNs : firstNs + BigInt(offsets[i - 1]!);
+          if (down ? t < lower : t > upper) {
+            done = true;
+            break;
+          }
           if (down ? t > upper : t < lower) continue;
           if (excluded?.has(t) === true) continue;
           out.push(t);
-          if (out.length === limit) return true;
+          if (out.length === limit) {
+            done = true;
+            break;
+          }
         }
-        return false;
-      };
-      if (query.order === "desc") {
-        for (const row of groupsDown.all(accountId, kind, upper, rowsNeeded) as AccountRow[]) {
-          if (take(row, true)) break;
-        }
-        return out;
       }
-      const straddling = groupBefore.get(accountId, kind, lower) as AccountRow | undefined;
-      if (straddling !== undefined && take(straddling, false)) return out;
-      for (const row of groupsUp.all(accountId, kind, lower, upper, rowsNeeded) as AccountRow[]) {
-        if (take(row, false)) break;
-      }
-      return out;
+      page = mergeSorted(page, out, !down);
+      return page.length > limit ? page.slice(0, limit) : page;
     };
   };
 
@@ -395,26 +441,6 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     for (const kind of keys(next, BigInt(-2 * TYPE_LIMIT), BigInt(2 * TYPE_LIMIT))) {
       const failed = (Number(kind) & 1) !== 0;
       if (wantFailed(failed)) yield kindFetch(Number(kind), query, time);
-    }
-  }
-
-  /** One account's streams: each account kind present that the filter accepts. */
-  function* accountFetches(
-    accountId: bigint,
-    query: TransactionListQuery,
-    time: TimeBounds,
-  ): Generator<Fetch> {
-    const ranges: Array<[bigint, bigint]> =
-      query.types.length === 0
-        ? [[BigInt(-8 * TYPE_LIMIT), BigInt(8 * TYPE_LIMIT)]]
-        : [...new Set(query.types)].map((type) => [BigInt(type * 8), BigInt(type * 8 + 7)]);
-    const next = (after: bigint, to: bigint) =>
-      nextAccountKind.get(accountId, after, to) as bigint | undefined;
-    for (const [from, to] of ranges) {
-      for (const kind of keys(next, from, to)) {
-        if (accountKindMatches(Number(kind), query))
-          yield accountKindFetch(accountId, Number(kind), query, time);
-      }
     }
   }
 
@@ -477,7 +503,7 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
       case "list":
         return merge(
           (function* () {
-            for (const accountId of scope.ids) yield* accountFetches(accountId, query, time);
+            for (const accountId of scope.ids) yield accountFetch(accountId, query, time);
           })(),
           query,
           time,
@@ -493,7 +519,7 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
         }
         return merge(
           (function* () {
-            for (const accountId of accounts) yield* accountFetches(accountId, query, time);
+            for (const accountId of accounts) yield accountFetch(accountId, query, time);
           })(),
           query,
           time,
@@ -591,17 +617,6 @@ function creditDebitFlag(creditDebit: TransactionListQuery["creditDebit"]): numb
     : creditDebit === "debit"
       ? TRANSACTION_FLAGS.debit
       : 0;
-}
-
-/** Whether an account kind (type * 8 + failed * 4 + credit * 2 + debit) passes the result and credit/debit filters. */
-function accountKindMatches(kind: number, query: TransactionListQuery): boolean {
-  const bits = kind - Math.floor(kind / 8) * 8;
-  if (query.result !== null && ((bits & ACCOUNT_KIND_BITS.failed) !== 0) !== (query.result === "fail")) {
-    return false;
-  }
-  if (query.creditDebit === "credit") return (bits & ACCOUNT_KIND_BITS.credit) !== 0;
-  if (query.creditDebit === "debit") return (bits & ACCOUNT_KIND_BITS.debit) !== 0;
-  return true;
 }
 
 /** Types whose payer counts even as a child without a parent (upstream's `precedingTransactionTypes`). */

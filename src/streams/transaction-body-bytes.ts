@@ -78,7 +78,11 @@ const DATA_CASES: ReadonlyMap<number, string> = (() => {
   return cases;
 })();
 
-const isDataField = (field: number) => DATA_CASES.has(field);
+/** Whether `field` is a member of `TransactionBody.data`. */
+export const isDataField = (field: number) => DATA_CASES.has(field);
+
+/** The `TransactionBody.data` member name of a field number (`14` → `"cryptoTransfer"`); undefined for others. */
+export const dataCaseOf = (field: number): string | undefined => DATA_CASES.get(field);
 
 /**
  * The `TransactionBody.data` member a body holds (`"tokenMint"`…), as the generated decoder would name it, read

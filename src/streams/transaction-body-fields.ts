@@ -11,13 +11,8 @@
  * SQLite as the same integer.
  */
 import { encodeEntityId, MAX_NUM } from "../ids.ts";
-import {
-  WIRE_FIXED32,
-  WIRE_FIXED64,
-  WIRE_LENGTH_DELIMITED,
-  WIRE_VARINT,
-  WireReader,
-} from "./protobuf-wire.ts";
+import { WIRE_LENGTH_DELIMITED, WIRE_VARINT, WireReader } from "./protobuf-wire.ts";
+import { cursor, type Int64, int64At, malformed, payloadEnd, skip, varint32 } from "./wire-scan.ts";
 
 const NODE_ACCOUNT = 2;
 const TRANSACTION_FEE = 3;
@@ -32,8 +27,7 @@ const MAX_NUM_VALUE = Number(MAX_NUM);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const NO_FEE_LIMITS: Uint8Array[] = [];
 
-/** An int64 as a number when exact (|v| < 2^49 here), else a bigint. */
-export type Int64 = number | bigint;
+export type { Int64 };
 
 export type BodyFields = {
   /** The node account (packed), null when absent or not a plain number. */
@@ -49,13 +43,18 @@ export type BodyFields = {
   /** Each serialized `CustomFeeLimit` of `max_custom_fees`, in order. */
   maxCustomFees: Uint8Array[];
   highVolume: boolean;
-  /** Where the typed body (the oneof member `dataField`) lies in the body bytes; -1 when absent. */
+  /** The field number of the typed body (the `data` oneof member; the last one, as decoders keep), or null. */
+  dataField: number | null;
+  /** Where the typed body lies in the body bytes; -1 when absent. */
   dataStart: number;
   dataEnd: number;
 };
 
-/** Reads the common fields of body bytes; `dataField` is the field number of the body's oneof member. */
-export function readBodyFields(bodyBytes: Uint8Array, dataField: number | null): BodyFields {
+/**
+ * Reads the common fields of body bytes, and finds the typed body: the last length-delimited field that
+ * `isDataField` names a member of the `data` oneof. Throws `CorruptFileError` on malformed bytes.
+ */
+export function readBodyFields(bodyBytes: Uint8Array, isDataField: (field: number) => boolean): BodyFields {
   const end = bodyBytes.length;
   const fields: BodyFields = {
     nodeAccountId: null,
@@ -65,6 +64,7 @@ export function readBodyFields(bodyBytes: Uint8Array, dataField: number | null):
     batchKey: null,
     maxCustomFees: NO_FEE_LIMITS,
     highVolume: false,
+    dataField: null,
     dataStart: -1,
     dataEnd: -1,
   };
@@ -74,6 +74,7 @@ export function readBodyFields(bodyBytes: Uint8Array, dataField: number | null):
     pos = cursor;
     const field = tag >>> 3;
     const wireType = tag & 7;
+    if (field === 0) malformed(bodyBytes, "field number 0");
     if (wireType === WIRE_LENGTH_DELIMITED) {
       const length = varint32(bodyBytes, pos, end);
       const start = cursor;
@@ -98,7 +99,8 @@ export function readBodyFields(bodyBytes: Uint8Array, dataField: number | null):
           fields.maxCustomFees.push(bodyBytes.subarray(start, stop));
           break;
         default:
-          if (field === dataField) {
+          if (isDataField(field)) {
+            fields.dataField = field;
             fields.dataStart = start;
             fields.dataEnd = stop;
           }
@@ -244,66 +246,51 @@ function int64FieldAt(bytes: Uint8Array, start: number, end: number, field: numb
   return value;
 }
 
-/** Where the last varint read ended (the readers below return their value and leave the position here). */
-let cursor = 0;
-
-/** A varint's low 32 bits as an unsigned number (tags, lengths, bools). */
-function varint32(bytes: Uint8Array, pos: number, end: number): number {
-  let value = 0;
-  for (let shift = 0; shift < 70; shift += 7) {
-    if (pos >= end) malformed(bytes, "a varint runs past the end");
-    const b = bytes[pos++]!;
-    if (shift < 32) value |= (b & 0x7f) << shift;
-    if (b < 0x80) {
-      cursor = pos;
-      return value >>> 0;
+/**
+ * Whether a CryptoTransfer typed body at [start, end) marks any hbar or fungible token transfer as approved
+ * (`is_approval`, field 3 of an `AccountAmount` in `transfers` (1) or in a `tokenTransfers` (2) list's
+ * `transfers` (2)). Almost none do: without one, nothing about allowances needs the body decoded.
+ */
+export function hasApprovedTransfers(bytes: Uint8Array, start: number, end: number): boolean {
+  let pos = start;
+  while (pos < end) {
+    const tag = varint32(bytes, pos, end);
+    pos = cursor;
+    const field = tag >>> 3;
+    if ((tag & 7) === WIRE_LENGTH_DELIMITED && (field === 1 || field === 2)) {
+      const stop = payloadEnd(bytes, pos, end);
+      // A TransferList's entries are field 1, a TokenTransferList's fungible entries field 2.
+      if (listHasApproval(bytes, cursor, stop, field === 1 ? 1 : 2)) return true;
+      pos = stop;
+    } else {
+      pos = skip(bytes, tag & 7, pos, end);
     }
   }
-  return malformed(bytes, "a varint is longer than 10 bytes");
+  return false;
 }
 
-/** A varint as a signed int64: a number below 2^49, a bigint beyond (negative values take 10 bytes). */
-function int64At(bytes: Uint8Array, pos: number, end: number): Int64 {
-  let value = 0;
-  let scale = 1;
-  const start = pos;
-  for (let i = 0; i < 7; i++) {
-    if (pos >= end) malformed(bytes, "a varint runs past the end");
-    const b = bytes[pos++]!;
-    value += (b & 0x7f) * scale;
-    if (b < 0x80) {
-      cursor = pos;
-      return value;
+function listHasApproval(bytes: Uint8Array, start: number, end: number, entryField: number): boolean {
+  let pos = start;
+  while (pos < end) {
+    const tag = varint32(bytes, pos, end);
+    pos = cursor;
+    if ((tag & 7) === WIRE_LENGTH_DELIMITED && tag >>> 3 === entryField) {
+      const stop = payloadEnd(bytes, pos, end);
+      let at = cursor;
+      while (at < stop) {
+        const entryTag = varint32(bytes, at, stop);
+        at = cursor;
+        if (entryTag >>> 3 === 3 && (entryTag & 7) === WIRE_VARINT) {
+          if (varint32(bytes, at, stop) !== 0) return true;
+          at = cursor;
+        } else {
+          at = skip(bytes, entryTag & 7, at, stop);
+        }
+      }
+      pos = stop;
+    } else {
+      pos = skip(bytes, tag & 7, pos, end);
     }
-    scale *= 128;
   }
-  const reader = new WireReader("transaction", bytes, "TransactionBody", start);
-  const big = reader.int64(end);
-  cursor = reader.pos;
-  return big;
-}
-
-function skip(bytes: Uint8Array, wireType: number, pos: number, end: number): number {
-  switch (wireType) {
-    case WIRE_VARINT:
-      varint32(bytes, pos, end);
-      return cursor;
-    case WIRE_FIXED64:
-      if (end - pos < 8) malformed(bytes, "a fixed64 runs past the end");
-      return pos + 8;
-    case WIRE_FIXED32:
-      if (end - pos < 4) malformed(bytes, "a fixed32 runs past the end");
-      return pos + 4;
-    case WIRE_LENGTH_DELIMITED: {
-      const length = varint32(bytes, pos, end);
-      if (cursor + length > end) malformed(bytes, "a length runs past the end");
-      return cursor + length;
-    }
-    default:
-      return malformed(bytes, `unsupported wire type ${wireType}`);
-  }
-}
-
-function malformed(bytes: Uint8Array, problem: string): never {
-  return new WireReader("transaction", bytes, "TransactionBody").fail(problem);
+  return false;
 }

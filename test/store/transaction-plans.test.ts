@@ -78,7 +78,11 @@ function query(part: Partial<TransactionListQuery>): TransactionListQuery {
 
 /** The plan of a statement, its parameters all null (the plan does not depend on their values). */
 function plan(db: Db, sql: string): string[] {
-  const parameters = (sql.match(/\?/g) ?? []).map(() => null);
+  const named = [...sql.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+  const parameters =
+    named.length > 0
+      ? [Object.fromEntries(named.map((name) => [name, null]))]
+      : (sql.match(/\?/g) ?? []).map(() => null);
   return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map(
     (r) => r.detail,
   );

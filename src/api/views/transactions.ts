@@ -77,14 +77,15 @@ export function transactionJson(row: TransactionRow, detail = false): string {
     const t = row.tokenTransfers[i]!;
     out += `${i === 0 ? "" : ","}{"token_id":${id(t.tokenId)},"account":${id(t.accountId)},"amount":${t.amount},"is_approval":${t.isApproval}}`;
   }
-  out += `],"transaction_hash":"${base64(row.hash)}","transaction_id":"${transactionIdText(row.payerId, row.validStartNs)}"`;
+  const validStart = formatTimestamp(row.validStartNs);
+  out += `],"transaction_hash":"${base64(row.hash)}","transaction_id":"${idText(row.payerId, row.validStartNs, validStart)}"`;
   out += `,"transfers":[`;
   for (let i = 0; i < row.transfers.length; i++) {
     const t = row.transfers[i]!;
     out += `${i === 0 ? "" : ","}{"account":${id(t.accountId)},"amount":${t.amount},"is_approval":${t.isApproval}}`;
   }
   out += `],"valid_duration_seconds":${row.validDurationSeconds === null ? "null" : `"${row.validDurationSeconds}"`}`;
-  out += `,"valid_start_timestamp":"${formatTimestamp(row.validStartNs)}"}`;
+  out += `,"valid_start_timestamp":"${validStart}"}`;
   return out;
 }
 
@@ -93,6 +94,15 @@ export function transactionIdText(payerId: bigint, validStartNs: bigint): string
   const seconds = validStartNs / NANOS_PER_SECOND;
   const nanos = (validStartNs % NANOS_PER_SECOND).toString().padStart(9, "0");
   return `${formatEntityId(payerId) ?? "0.0.0"}-${seconds}-${nanos}`;
+}
+
+/** `transactionIdText`, from the valid start already formatted as a timestamp (`<seconds>.<9 digits>`). */
+function idText(payerId: bigint, validStartNs: bigint, validStart: string): string {
+  if (validStartNs < 0n) return transactionIdText(payerId, validStartNs);
+  const payer =
+    payerId > 0n && payerId < PLAIN_ID_LIMIT ? `0.0.${payerId}` : (formatEntityId(payerId) ?? "0.0.0");
+  const dot = validStart.length - 10;
+  return `${payer}-${validStart.slice(0, dot)}-${validStart.slice(dot + 1)}`;
 }
 
 /** The receipt status name (`SUCCESS`, `INSUFFICIENT_PAYER_BALANCE`, …); `UNKNOWN` for codes HAPI does not name. */
@@ -108,6 +118,7 @@ function id(value: bigint | null): string {
 }
 
 function base64(bytes: Uint8Array): string {
+  if (bytes.length === 0) return "";
   return (
     Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   ).toString("base64");

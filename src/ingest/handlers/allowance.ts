@@ -1,6 +1,8 @@
 import { entityIdOf } from "../../ids.ts";
 import { toBigInt } from "../../streams/long.ts";
 import type { proto } from "../../streams/proto.ts";
+import { RECORD_PARTS } from "../../streams/record-fields.ts";
+import { hasApprovedTransfers } from "../../streams/transaction-body-fields.ts";
 import type { HandlerContext } from "./context.ts";
 import { applyNftSerialAllowances } from "./nft.ts";
 
@@ -89,6 +91,10 @@ export function ownerOf(owner: ProtoId | null | undefined, payer: bigint): bigin
  */
 export function applyApprovedSpends({ item, store }: HandlerContext, tokenListsApply: boolean): void {
   if (item.bodyCase !== "cryptoTransfer") return;
+  // Only an approved debit spends an allowance: most transfers have none, and their body is never decoded.
+  const { bodyBytes, bodyFields } = item;
+  if (bodyFields.dataStart < 0 || !hasApprovedTransfers(bodyBytes, bodyFields.dataStart, bodyFields.dataEnd))
+    return;
   const transfer = item.body.cryptoTransfer;
   if (transfer == null) return;
   const writes = store.accountRelations;
@@ -100,7 +106,10 @@ export function applyApprovedSpends({ item, store }: HandlerContext, tokenListsA
     }
   }
   if (!tokenListsApply) return;
-  const caller = entityIdOf(item.record.contractCallResult?.senderId);
+  const caller =
+    (item.recordFields.parts & RECORD_PARTS.contractResult) === 0
+      ? null
+      : entityIdOf(item.record.contractCallResult?.senderId);
   const spender = (transfer.tokenTransfers ?? []).length > 0 && caller !== null ? caller : item.payerId;
   for (const list of transfer.tokenTransfers ?? []) {
     const tokenId = entityIdOf(list.token);

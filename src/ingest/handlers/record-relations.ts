@@ -1,6 +1,7 @@
 import { entityIdOf } from "../../ids.ts";
 import { toBigInt } from "../../streams/long.ts";
 import { proto } from "../../streams/proto.ts";
+import { RECORD_PARTS } from "../../streams/record-fields.ts";
 import { applyApprovedSpends } from "./allowance.ts";
 import type { HandlerContext } from "./context.ts";
 
@@ -11,7 +12,9 @@ import type { HandlerContext } from "./context.ts";
  */
 export function applyRecordRelations(ctx: HandlerContext): void {
   const { item, store } = ctx;
-  for (const reward of item.record.paidStakingRewards ?? []) {
+  const rewards =
+    (item.recordFields.parts & RECORD_PARTS.paidStakingRewards) === 0 ? null : item.record.paidStakingRewards;
+  for (const reward of rewards ?? []) {
     const accountId = entityIdOf(reward.accountID);
     if (accountId === null) continue;
     store.accountRelations.insertStakingReward(

@@ -3,6 +3,7 @@
  * `SqlEntityListener.onStakingRewardTransfer`.
  */
 import { entityIdOf } from "../../ids.ts";
+import { RECORD_PARTS } from "../../streams/record-fields.ts";
 import type { HandlerContext } from "./context.ts";
 
 /** `staked_node_id` of an account staked to no node. */
@@ -25,6 +26,8 @@ export function epochDay(consensusNs: bigint): bigint {
  * unknown type for them, which no endpoint shows).
  */
 export function applyPaidStakingRewards({ item, store }: HandlerContext): void {
+  // Most records pay none: only those that do are decoded whole.
+  if ((item.recordFields.parts & RECORD_PARTS.paidStakingRewards) === 0) return;
   const rewards = item.record.paidStakingRewards;
   if (rewards == null || rewards.length === 0) return;
   const start = epochDay(item.consensusNs) - 1n;

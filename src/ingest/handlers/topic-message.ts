@@ -1,5 +1,4 @@
 import { encodeEntityId, MAX_NUM } from "../../ids.ts";
-import { toBigInt } from "../../streams/long.ts";
 import { readSubmitMessage } from "../../streams/submit-message-body.ts";
 import type { HandlerContext } from "./context.ts";
 
@@ -14,20 +13,20 @@ const CURRENT_RUNNING_HASH_VERSION = 3;
  */
 export function handleConsensusSubmitMessage({ item, store }: HandlerContext): void {
   const body = readSubmitMessage(item.bodyBytes);
-  const receipt = item.record.receipt;
-  if (body === null || body.topic === null || receipt == null) return;
+  const receipt = item.recordFields;
+  if (body === null || body.topic === null || !receipt.hasReceipt) return;
   const { shard, realm, num } = body.topic;
   const topicId =
     shard === 0n && realm === 0n && num >= 0n && num <= MAX_NUM ? num : encodeEntityId(shard, realm, num);
-  const version = Number(toBigInt(receipt.topicRunningHashVersion));
+  const version = Number(receipt.topicRunningHashVersion);
   const chunk = body.chunk;
   store.topicMessages.add({
     consensusNs: item.consensusNs,
     topicId,
-    sequenceNumber: toBigInt(receipt.topicSequenceNumber),
+    sequenceNumber: receipt.topicSequenceNumber,
     payerId: item.payerId,
     runningHashVersion: version === CURRENT_RUNNING_HASH_VERSION ? null : version === 0 ? 1 : version,
-    runningHash: receipt.topicRunningHash ?? new Uint8Array(),
+    runningHash: receipt.topicRunningHash,
     message: body.message,
     chunk: chunk === null ? null : { number: chunk.number, total: chunk.total },
     initialTransactionId: chunk?.initialTransactionId ?? null,

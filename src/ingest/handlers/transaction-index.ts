@@ -4,10 +4,12 @@
  * transfers are written by `applyRecordTransfers` (token_transfer / nft_transfer); this only notes that they
  * exist and what they mean for each account.
  *
- * Everything is read from the record and the body (`item.record`, `item.bodyBytes` / `item.body`), whatever the
- * stream format the item came from. Mirrors the importer's `EntityRecordItemListener`: hbar transfers always,
- * staking reward payouts always, token/NFT transfers and assessed custom fees only for successful records (and
- * FAIL_INVALID errata records). Returns the record's hbar transfers, read once for the hbar ledger too.
+ * Everything is read from the record and the body, whatever the stream format the item came from: their common
+ * fields as ingestion read them off the wire (`item.recordFields`, `item.bodyFields`), the rarely present parts
+ * from the record decoded whole (`item.record`), only when `recordFields.parts` says they are there. Mirrors the
+ * importer's `EntityRecordItemListener`: hbar transfers always, staking reward payouts always, token/NFT
+ * transfers and assessed custom fees only for successful records (and FAIL_INVALID errata records). Returns the
+ * record's hbar transfers, read once for the hbar ledger too.
  */
 import { entityIdOf } from "../../ids.ts";
 import {
@@ -21,11 +23,12 @@ import {
 } from "../../store/transaction-lists.ts";
 import { toBigInt } from "../../streams/long.ts";
 import { proto } from "../../streams/proto.ts";
-import { bodyFieldNumber, transactionBodyBytes } from "../../streams/transaction-body-bytes.ts";
+import { RECORD_PARTS } from "../../streams/record-fields.ts";
+import { transactionBodyBytes } from "../../streams/transaction-body-bytes.ts";
 import {
   type BodyAccountAmount,
   type BodyFields,
-  readBodyFields,
+  hasApprovedTransfers,
   readCryptoTransferAmounts,
 } from "../../streams/transaction-body-fields.ts";
 import { timestampToNs } from "../../time.ts";
@@ -39,15 +42,14 @@ const PRECEDING_TYPES = new Set([11, 15]);
 const SPURIOUS_TRANSFERS_BEFORE_NS = 1577836799000000000n;
 
 export function indexTransaction({ item, store }: HandlerContext): readonly HbarTransfer[] {
-  const record = item.record;
-  const { bodyBytes } = item;
-  const fields = readBodyFields(bodyBytes, bodyFieldNumber(item.bodyCase));
+  const recordFields = item.recordFields;
+  const { bodyBytes, bodyFields: fields } = item;
   const failed = !item.successful;
   const keepsTokenEffects = item.successful || item.status === proto.ResponseCodeEnum.FAIL_INVALID;
 
   let flags = failed ? TRANSACTION_FLAGS.failed : 0;
   if (fields.highVolume) flags |= TRANSACTION_FLAGS.highVolume;
-  if (record.scheduleRef != null) flags |= TRANSACTION_FLAGS.scheduled;
+  if (recordFields.hasScheduleRef) flags |= TRANSACTION_FLAGS.scheduled;
 
   // Each involved account with its credit / debit bits (0 for a payer or a zero amount); a handful per record.
   const accountIds: bigint[] = [];
@@ -68,8 +70,8 @@ export function indexTransaction({ item, store }: HandlerContext): readonly Hbar
   const transfers = hbarTransfers(item, bodyBytes, fields);
   for (const transfer of transfers) involve(transfer.accountId, transfer.amount);
 
-  if (keepsTokenEffects && record.tokenTransferLists != null) {
-    for (const list of record.tokenTransferLists) {
+  if (keepsTokenEffects && (recordFields.parts & RECORD_PARTS.tokenTransferLists) !== 0) {
+    for (const list of item.record.tokenTransferLists) {
       // The same lists, and the same entries, that applyRecordTransfers writes.
       if (entityIdOf(list.token) === null) continue;
       for (const transfer of list.transfers ?? []) {
@@ -82,8 +84,7 @@ export function indexTransaction({ item, store }: HandlerContext): readonly Hbar
     }
   }
 
-  const parentNs =
-    record.parentConsensusTimestamp == null ? null : timestampToNs(record.parentConsensusTimestamp);
+  const parentNs = recordFields.parentConsensusNs;
   // A payer finds its user transactions, its children that have a parent, and crypto creates / updates.
   if (item.nonce === 0 || parentNs !== null || PRECEDING_TYPES.has(item.typeId)) involve(item.payerId, 0n);
 
@@ -105,7 +106,7 @@ export function indexTransaction({ item, store }: HandlerContext): readonly Hbar
     entityId: transactionEntityId(item, bodyBytes, fields),
     parentNs,
     memo: fields.memo.length === 0 ? null : fields.memo,
-    hash: record.transactionHash ?? new Uint8Array(),
+    hash: recordFields.transactionHash,
     transfers,
     extras: extrasOf(item, fields, keepsTokenEffects),
     accountIds,
@@ -120,27 +121,29 @@ function extrasOf(
   fields: BodyFields,
   keepsTokenEffects: boolean,
 ): TransactionExtras | null {
-  const record = item.record;
-  const rewards = record.paidStakingRewards;
-  const assessed = keepsTokenEffects ? record.assessedCustomFees : null;
-  const multiplier = record.highVolumePricingMultiplier;
+  const parts = item.recordFields.parts;
+  const rewards = (parts & RECORD_PARTS.paidStakingRewards) !== 0;
+  const assessed = keepsTokenEffects && (parts & RECORD_PARTS.assessedCustomFees) !== 0;
+  const multiplier = (parts & RECORD_PARTS.highVolumePricingMultiplier) !== 0;
   const batch = item.bodyCase === "atomicBatch";
   if (
-    (rewards == null || rewards.length === 0) &&
-    (assessed == null || assessed.length === 0) &&
+    !rewards &&
+    !assessed &&
     fields.maxCustomFees.length === 0 &&
     fields.batchKey === null &&
-    (multiplier == null || toBigInt(multiplier) === 0n) &&
+    !multiplier &&
     !batch
   ) {
     return null;
   }
   return {
-    stakingRewardTransfers: stakingRewards(record),
-    assessedCustomFees: keepsTokenEffects ? assessedFees(record) : [],
+    stakingRewardTransfers: rewards ? stakingRewards(item.record) : [],
+    assessedCustomFees: assessed ? assessedFees(item.record) : [],
     maxCustomFees: fields.maxCustomFees,
     batchKey: fields.batchKey,
-    highVolumePricingMultiplier: BigInt.asIntN(64, toBigInt(multiplier)),
+    highVolumePricingMultiplier: multiplier
+      ? BigInt.asIntN(64, toBigInt(item.record.highVolumePricingMultiplier))
+      : 0n,
     innerTransactions: batch ? innerTransactions(item) : [],
   };
 }
@@ -151,18 +154,20 @@ function extrasOf(
  * never are, except in the importer's pre-2020 failed transfers, which it looks up the same way.
  */
 function hbarTransfers(item: DecodedItem, bodyBytes: Uint8Array, fields: BodyFields): HbarTransfer[] {
-  const amounts = item.record.transferList?.accountAmounts ?? [];
+  // Entries without an account number move nobody's hbar: the record fields leave them out (the ledger too).
+  const amounts = item.recordFields.transfers;
   if (amounts.length === 0) return [];
   let body: BodyAccountAmount[] | null = null;
   const lookupCredits = !item.successful && item.consensusNs < SPURIOUS_TRANSFERS_BEFORE_NS;
+  // Only a CryptoTransfer body marks transfers approved, and almost none does: most are never matched.
+  const approvals =
+    item.bodyCase === "cryptoTransfer" &&
+    fields.dataStart >= 0 &&
+    hasApprovedTransfers(bodyBytes, fields.dataStart, fields.dataEnd);
   const out: HbarTransfer[] = [];
-  for (const entry of amounts) {
-    const accountId = entityIdOf(entry.accountID);
-    // An entry without an account number moves nobody's hbar (the ledger skips it too).
-    if (accountId === null) continue;
-    const amount = toBigInt(entry.amount);
+  for (const { accountId, amount } of amounts) {
     let isApproval = false;
-    if (item.bodyCase === "cryptoTransfer" && fields.dataStart >= 0 && (amount < 0n || lookupCredits)) {
+    if (approvals && (amount < 0n || lookupCredits)) {
       body ??= readCryptoTransferAmounts(bodyBytes, fields.dataStart, fields.dataEnd);
       const match = body.find((aa) => aa.accountId === accountId && aa.amount === amount);
       isApproval = match?.isApproval ?? false;

@@ -2,6 +2,7 @@ import { entityIdOf } from "../../ids.ts";
 import type { WriteStore } from "../../store/write-store.ts";
 import { toBigInt } from "../../streams/long.ts";
 import { proto } from "../../streams/proto.ts";
+import { RECORD_PARTS } from "../../streams/record-fields.ts";
 import type { HandlerContext } from "./context.ts";
 import { associate, associationDefaults } from "./token-account.ts";
 
@@ -17,6 +18,9 @@ const ALL_SERIALS = -1n;
  */
 export function applyRecordTransfers({ item, store }: HandlerContext): void {
   if (!item.successful && item.status !== proto.ResponseCodeEnum.FAIL_INVALID) return;
+  const parts = item.recordFields.parts;
+  // Most records have neither: their record is never decoded whole.
+  if ((parts & (RECORD_PARTS.automaticTokenAssociations | RECORD_PARTS.tokenTransferLists)) === 0) return;
   const t = item.consensusNs;
   // TokenCreate's handler associates the treasury and collectors itself (not as automatic associations).
   if (item.bodyCase !== "tokenCreation") {
