@@ -171,6 +171,16 @@ describe("GET /api/v1/accounts/{id}/tokens", () => {
     const response = await service.get(`/api/v1/accounts/${acct("alice")}/tokens`);
     expect(response.headers.get("cache-control")).toBe("public, max-age=1");
   });
+
+  it("lists nothing, not 404, for accounts the stream knows only from transfer lists", async () => {
+    // Upstream's importer keeps a balance-only entity row for every account of an hbar transfer list
+    // (SqlEntityListener.onCryptoTransfer), and isValidAccount asks only for a row: the node and fee accounts exist.
+    for (const id of ["0.0.3", acct("0.0.98"), acct("0.0.800")]) {
+      expect(await get(`/api/v1/accounts/${id}/tokens`), id).toEqual({ tokens: [], links: { next: null } });
+    }
+    // /accounts/{id} still does not show them: they are no ACCOUNT or CONTRACT there.
+    expect(await messages("/api/v1/accounts/0.0.98", 404)).toEqual(["Not found"]);
+  });
 });
 
 describe("GET /api/v1/accounts/{id}/nfts", () => {
@@ -329,6 +339,11 @@ describe("GET /api/v1/accounts/{id}/rewards", () => {
 
   it("answers 404 for an account never indexed, and 400 for ne", async () => {
     expect(await messages("/api/v1/accounts/0.0.99999/rewards?timestamp=ne:1", 404)).toEqual(["Not found"]);
+    // The fee collector is known from transfer lists only: it exists for upstream (an empty list, then the 400).
+    expect(await get("/api/v1/accounts/0.0.98/rewards")).toEqual({ rewards: [], links: { next: null } });
+    expect(await messages("/api/v1/accounts/0.0.98/rewards?timestamp=ne:1")).toEqual([
+      "Not equals (ne) operator is not supported for timestamp",
+    ]);
     expect(await messages(`/api/v1/accounts/${acct("grace")}/rewards?timestamp=ne:1`)).toEqual([
       "Not equals (ne) operator is not supported for timestamp",
     ]);

@@ -125,6 +125,15 @@ describe("GET /api/v1/balances, current", () => {
     expect(await messagesOf(scenario.service, "/api/v1/balances?account.id=0.0.AABBCC22")).toEqual([
       "Invalid parameter: account.id",
     ]);
+    // Base32 letters that are no whole encoding: the alias decoder's message (upstream AccountAlias.fromString).
+    for (const text of ["AAA", "AAAAAAB"]) {
+      expect(await messagesOf(scenario.service, `/api/v1/balances?account.id=${text}`), text).toEqual([
+        `Invalid accountAlias string ${text}`,
+      ]);
+    }
+    expect(await messagesOf(scenario.service, "/api/v1/balances?account.id=lt:AAA")).toEqual([
+      "Invalid accountAlias string AAA",
+    ]);
     // Other parameters are checked first, in query order.
     expect(
       await messagesOf(scenario.service, "/api/v1/balances?account.id=bad&limit=0&timestamp=x&foo=1"),

@@ -110,8 +110,11 @@ function readBalanceAccountIds(
     } else if (isValidEvmAddress(value, "no-shard-realm") && ++addressesOrAliases === 1) {
       ref = readAccountRef(value, options);
     } else if (BARE_ALIAS.test(value) && ++addressesOrAliases === 1) {
+      // Upstream decodes the alias right here (`AccountAlias.fromString`), outside the validators, so text in
+      // the base32 alphabet that is no whole encoding fails with the decoder's own message.
       const alias = readAccountAlias(value, options, true);
-      if (alias !== null) ref = { kind: "alias", alias };
+      if (alias === null) return fail([`Invalid accountAlias string ${value}`]);
+      ref = { kind: "alias", alias };
     } else if (addressesOrAliases > 1) {
       throw new HttpError(400, [invalidParameter(ACCOUNT_ID)], ["Only one EVM address or alias is allowed."]);
     }
