@@ -1,8 +1,8 @@
 /**
  * The filter pipeline of upstream's `buildAndValidateFilters` (`rest/utils.js`), driven by an endpoint spec.
  *
- * 1. Each value is split on `:`: `5` is (eq, 5) and `gt:5` is (gt, 5); a value of three or more pieces (`lt:gt:5`,
- *    `a:b:c`) is invalid, as upstream's `paramValidityChecks` rejects it before any operator is read.
+ * 1. Each value is split on `:`: the last piece is the value, the piece before it the operator (`eq` when
+ *    there is none). So `gt:5` is (gt, 5), `lt:gt:5` is (gt, 5) and `a:b:c` is (b, c), an invalid operator.
  * 2. Messages are collected in upstream's order: names whose merged value list is longer than the repeat
  *    limit (`Parameter values count exceeds maximum number allowed: <name> count: <n> max: <m>`, their values
  *    skipped); then `Invalid parameter: <name>` once per bad value, in query order; then
@@ -64,13 +64,6 @@ export function splitOperator(raw: QueryValue): { op: string | undefined; value:
   return { op: pieces.pop() ?? "eq", value };
 }
 
-/** `op:value` has one `:` at most; upstream's validation refuses a value with more. */
-function hasExtraColon(raw: QueryValue): boolean {
-  if (typeof raw !== "string") return false;
-  const first = raw.indexOf(":");
-  return first !== -1 && raw.indexOf(":", first + 1) !== -1;
-}
-
 /** Helper for specs whose conversion cannot fail. */
 export function always<V>(value: V): Conversion<V> {
   return { ok: true, value };
@@ -103,7 +96,7 @@ export function validateFilters<S extends EndpointSpec>(
         continue;
       }
       const { op, value } = splitOperator(raw);
-      if (hasExtraColon(raw) || !isOperator(op) || value === undefined || !paramSpec.isValid(op, value)) {
+      if (!isOperator(op) || value === undefined || !paramSpec.isValid(op, value)) {
         invalid.push(invalidParameter(key));
         continue;
       }
