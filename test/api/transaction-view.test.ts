@@ -4,6 +4,7 @@ import { transactionIdText, transactionJson } from "../../src/api/views/transact
 import { encodeEntityId } from "../../src/ids.ts";
 import { NO_EXTRAS } from "../../src/store/transaction-lists.ts";
 import type { TransactionRow } from "../../src/store/transactions.ts";
+import { proto } from "../../src/streams/proto.ts";
 import { formatTimestamp } from "../../src/time.ts";
 
 function row(payerId: bigint, validStartNs: bigint, memo: Uint8Array): TransactionRow {
@@ -54,5 +55,39 @@ describe("transactionJson", () => {
       }),
       { numRuns: 3000, seed: 15 },
     );
+  });
+});
+
+describe("batch_key", () => {
+  const ed = Buffer.alloc(32, 0xab);
+  const ecdsa = Buffer.concat([Buffer.from([0x02]), Buffer.alloc(32, 0xcd)]);
+  const keyBytes = (key: proto.IKey) => proto.Key.encode(key).finish();
+  const batchKeyOf = (key: proto.IKey | null) => {
+    const base = row(2n, 1n, new Uint8Array());
+    const extras = { ...NO_EXTRAS, batchKey: key === null ? null : keyBytes(key) };
+    return JSON.parse(transactionJson({ ...base, extras }, true)).batch_key;
+  };
+
+  // Upstream 0.154 (openapi `Transaction.batch_key: Key`, spec transactions/{id}/no-params.json) prints the body's
+  // batch key as a key object, not as `0x` hex.
+  it("is a key object as every other key, null when absent or the empty key list", () => {
+    expect(batchKeyOf(null)).toBeNull();
+    expect(batchKeyOf({ ed25519: ed })).toEqual({ _type: "ED25519", key: ed.toString("hex") });
+    expect(batchKeyOf({ keyList: { keys: [{ ed25519: ed }] } })).toEqual({
+      _type: "ED25519",
+      key: ed.toString("hex"),
+    });
+    expect(batchKeyOf({ ECDSASecp256k1: ecdsa })).toEqual({
+      _type: "ECDSA_SECP256K1",
+      key: ecdsa.toString("hex"),
+    });
+    const twoOfTwo = {
+      thresholdKey: { threshold: 2, keys: { keys: [{ ed25519: ed }, { ECDSASecp256k1: ecdsa }] } },
+    };
+    expect(batchKeyOf(twoOfTwo)).toEqual({
+      _type: "ProtobufEncoded",
+      key: Buffer.from(keyBytes(twoOfTwo)).toString("hex"),
+    });
+    expect(batchKeyOf({ keyList: { keys: [] } })).toBeNull();
   });
 });

@@ -18,6 +18,7 @@ const SOURCES: Record<string, string> = {
   transactions: fixtureStream("transactions"),
   tokens: fixtureStream("tokens"),
   "accounts-and-nfts": fixtureStream("accounts-and-nfts"),
+  "batch-keys": fixtureStream("batch-keys"),
   "real-v6": join(REAL_STREAMS, "v6/record0.0.3"),
   "real-v5": join(REAL_STREAMS, "v5/record0.0.3"),
   "real-v2": join(REAL_STREAMS, "v2/record0.0.3"),
@@ -90,6 +91,28 @@ describe("GET /api/v1/transactions: every record, as the mirror node lists it", 
       expect(asc).toEqual(listed);
     },
   );
+
+  it("prints a body's batch key as a key object of each shape, null without one (upstream 0.154)", async () => {
+    const { service } = stream("batch-keys");
+    const keys = expectedLedger("batch-keys");
+    const at = (label: string) => keys.steps.find((s) => s.label === label)!.consensusTimestamp;
+    const page = await getJson<TransactionsPage>(service, "/api/v1/transactions?order=asc&limit=100");
+    const batchKey = (label: string) =>
+      page.transactions.find((t) => t.consensus_timestamp === at(label))!.batch_key as {
+        _type: string;
+        key: string;
+      } | null;
+    const ed25519 = batchKey("ed25519-key")!;
+    expect(ed25519._type).toBe("ED25519");
+    expect(ed25519.key).toMatch(/^[0-9a-f]{64}$/);
+    expect(batchKey("one-key-list")).toEqual(ed25519);
+    expect(batchKey("ecdsa-key")!._type).toBe("ECDSA_SECP256K1");
+    expect(batchKey("ecdsa-key")!.key).toMatch(/^0[23][0-9a-f]{64}$/);
+    const threshold = batchKey("threshold-key")!;
+    expect(threshold._type).toBe("ProtobufEncoded");
+    expect(threshold.key).toContain(ed25519.key);
+    expect(batchKey("no-key")).toBeNull();
+  });
 
   it("includes failed, child and scheduled records with what marks them", () => {
     const { listed } = stream();

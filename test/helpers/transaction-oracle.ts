@@ -231,9 +231,7 @@ function oracleOf(transactionBytes: Uint8Array, recordBytes: Uint8Array): Oracle
 
   const rewardAccount = transfers.some((t) => t.account === STAKING_REWARD_ACCOUNT);
   const listed: Record<string, unknown> = {
-    batch_key: body.batchKey
-      ? `0x${Buffer.from(proto.Key.encode(body.batchKey).finish()).toString("hex")}`
-      : null,
+    batch_key: body.batchKey ? keyObject(body.batchKey) : null,
     bytes: null,
     charged_tx_fee: BigInt.asIntN(64, toBigInt(record.transactionFee)),
     consensus_timestamp: formatTimestamp(consensusNs),
@@ -321,4 +319,23 @@ function oracleOf(transactionBytes: Uint8Array, recordBytes: Uint8Array): Oracle
           ...listed,
         };
   return { consensusNs, payerId, validStartNs, listed, detailed };
+}
+
+/**
+ * A key as upstream's `encodeKey` prints it, worked out from the decoded key rather than its hex: one primitive
+ * ED25519 or secp256k1 key (alone, in a one-element key list or in a 1-of-1 threshold key) shows the raw
+ * public key, the empty key list null, anything else the full protobuf hex.
+ */
+function keyObject(key: proto.IKey): { _type: string; key: string } | null {
+  const hex = Buffer.from(proto.Key.encode(key).finish()).toString("hex");
+  if (key.keyList != null && (key.keyList.keys ?? []).length === 0) return null;
+  let inner: proto.IKey = key;
+  const listed = key.keyList?.keys ?? key.thresholdKey?.keys?.keys;
+  const wrapped = key.keyList != null || (key.thresholdKey != null && key.thresholdKey.threshold === 1);
+  if (wrapped && listed?.length === 1) inner = listed[0]!;
+  if (inner.ed25519?.length === 32)
+    return { _type: "ED25519", key: Buffer.from(inner.ed25519).toString("hex") };
+  if (inner.ECDSASecp256k1?.length === 33)
+    return { _type: "ECDSA_SECP256K1", key: Buffer.from(inner.ECDSASecp256k1).toString("hex") };
+  return { _type: "ProtobufEncoded", key: hex };
 }

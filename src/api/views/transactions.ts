@@ -15,6 +15,7 @@ import { toBigInt } from "../../streams/long.ts";
 import { proto } from "../../streams/proto.ts";
 import { formatTimestamp } from "../../time.ts";
 import { RawJson } from "../json.ts";
+import { keyView } from "./keys.ts";
 
 const NANOS_PER_SECOND = 1_000_000_000n;
 /** The staking reward account's number (0.0.800): its payouts are shown only when it is in the transfers. */
@@ -47,7 +48,8 @@ export function transactionJson(row: TransactionRow, detail = false): string {
       )
       .join(",")}],`;
   }
-  out += `"batch_key":${extras.batchKey === null ? "null" : `"0x${Buffer.from(extras.batchKey).toString("hex")}"`}`;
+  // A key object as every other key (`{"_type","key"}`, null for the empty key list), as 0.154 prints it.
+  out += `"batch_key":${extras.batchKey === null ? "null" : JSON.stringify(keyView(extras.batchKey))}`;
   out += `,"bytes":null,"charged_tx_fee":${row.chargedFee}`;
   out += `,"consensus_timestamp":"${formatTimestamp(row.consensusNs)}","entity_id":${id(row.entityId)}`;
   out += `,"high_volume":${row.highVolume},"high_volume_pricing_multiplier":${extras.highVolumePricingMultiplier}`;
