@@ -92,12 +92,3 @@ export function bodyCaseOf(bodyBytes: Uint8Array): string | undefined {
   const field = bodyDataField(bodyBytes, isDataField);
   return field === null ? undefined : DATA_CASES.get(field);
 }
-
-const DATA_FIELDS: ReadonlyMap<string, number> = new Map(
-  [...DATA_CASES].map(([field, name]) => [name, field]),
-);
-
-/** The `TransactionBody` field number of a oneof case name (`"cryptoTransfer"` → 14); null when unknown. */
-export function bodyFieldNumber(bodyCase: string | undefined): number | null {
-  return bodyCase === undefined ? null : (DATA_FIELDS.get(bodyCase) ?? null);
-}
