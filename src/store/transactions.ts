@@ -83,11 +83,6 @@ export type TransactionRow = {
 /** Which transactions one id or hash request asks for (`nonce` and `scheduled`: the last value given). */
 export type TransactionLookupFilter = { nonce?: number; scheduled?: boolean };
 
-export type TransactionLookup = {
-  /** Ascending by consensus time, the inner transactions of a batch appended (see `getTransactionsById`). */
-  rows: TransactionRow[];
-};
-
 export type TransactionQueries = {
   /** Transactions matching the filter, in `order` by consensus time, at most `limit`. */
   listTransactions(query: TransactionListQuery): TransactionRow[];
