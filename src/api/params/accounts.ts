@@ -79,14 +79,7 @@ export function parseAccountsRequest(
 
   const idFilter = readAccountIds(query, opts);
   if (!idFilter.ok) return idFilter;
-  const balances = distinctOpValues(query, "account.balance").map(({ op, value }) => ({
-    op,
-    value: BigInt(value),
-  }));
-  const publicKeys = distinctOpValues(query, "account.publickey").map(({ op, value }) => ({
-    op,
-    value: normalizePublicKey(value),
-  }));
+  const { balances, publicKeys } = balanceAndKeyFilters(query);
   const balance = lastRawValue(query, "balance");
   const includeBalance = typeof balance !== "string" || balance.toLowerCase() === "true";
   const { limit, order } = listLimitAndOrder(query, opts, "asc");
@@ -123,6 +116,23 @@ function readAccountIds(query: ParsedQuery, options: ParamOptions): ParamResult<
     }
   }
   return succeed({ ids, conditions });
+}
+
+/** `account.balance` and `account.publickey` filters, each distinct operator and value once, as both lists take them. */
+export function balanceAndKeyFilters(query: ParsedQuery): {
+  balances: Comparison<bigint>[];
+  publicKeys: Comparison<string>[];
+} {
+  return {
+    balances: distinctOpValues(query, "account.balance").map(({ op, value }) => ({
+      op,
+      value: BigInt(value),
+    })),
+    publicKeys: distinctOpValues(query, "account.publickey").map(({ op, value }) => ({
+      op,
+      value: normalizePublicKey(value),
+    })),
+  };
 }
 
 /**

@@ -10,14 +10,13 @@
 import type { AccountRef } from "../../store/account-lookup.ts";
 import { HttpError } from "../http-errors.ts";
 import { readAccountAlias, readAccountRef } from "./account-path.ts";
-import { LIST_CHECKS, listLimitAndOrder } from "./accounts.ts";
+import { balanceAndKeyFilters, LIST_CHECKS, listLimitAndOrder } from "./accounts.ts";
 import { isValidEntityId, isValidEvmAddress } from "./entity-id.ts";
 import { fail, invalidParameter, type ParamResult, succeed } from "./errors.ts";
 import type { Comparison, Order } from "./filters.ts";
 import type { PagingContext } from "./links.ts";
 import type { ParamOptions } from "./options.ts";
 import { accountIdSpec } from "./param-specs.ts";
-import { normalizePublicKey } from "./public-key.ts";
 import type { ParsedQuery } from "./query.ts";
 import { pagingFor, readRequest } from "./request.ts";
 import { isValidTimestamp, parseTimestamp } from "./timestamp.ts";
@@ -70,14 +69,7 @@ export function parseBalancesRequest(
   if (!checked.ok) return checked;
   const accounts = readBalanceAccountIds(query, opts);
   if (!accounts.ok) return accounts;
-  const balances = distinctOpValues(query, "account.balance").map(({ op, value }) => ({
-    op,
-    value: BigInt(value),
-  }));
-  const publicKeys = distinctOpValues(query, "account.publickey").map(({ op, value }) => ({
-    op,
-    value: normalizePublicKey(value),
-  }));
+  const { balances, publicKeys } = balanceAndKeyFilters(query);
   const { limit, order } = listLimitAndOrder(query, opts, "desc");
   // Fields named one by one: a spread followed by more properties made V8 build this object property by
   // property on every request (about 3 µs of the front's time per request).
