@@ -23,7 +23,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import Long from "long";
+import { accountId, long, timestamp } from "../fixtures/writer/scenario/pb.ts";
 import { writeRecordFileV6 } from "../fixtures/writer/write-record-file.ts";
 import { proto } from "../src/streams/proto.ts";
 import type { RecordItem } from "../src/streams/types.ts";
@@ -84,7 +84,7 @@ export function writeAccountsStream(
       TREASURY,
       { cryptoCreateAccount: { key: ed25519Key(i), initialBalance: long(INITIAL_BALANCE) } },
       {
-        receipt: { status: proto.ResponseCodeEnum.SUCCESS, accountID: account(num) },
+        receipt: { status: proto.ResponseCodeEnum.SUCCESS, accountID: accountId(num) },
         transferList: amounts([
           [TREASURY, -INITIAL_BALANCE - FEE],
           [num, INITIAL_BALANCE],
@@ -123,20 +123,8 @@ export function writeAccountsStream(
 
 function amounts(entries: ReadonlyArray<readonly [bigint, bigint]>): proto.ITransferList {
   return {
-    accountAmounts: entries.map(([num, amount]) => ({ accountID: account(num), amount: long(amount) })),
+    accountAmounts: entries.map(([num, amount]) => ({ accountID: accountId(num), amount: long(amount) })),
   };
-}
-
-function long(value: bigint | number): Long {
-  return Long.fromString(String(value));
-}
-
-function account(num: bigint): proto.IAccountID {
-  return { accountNum: long(num) };
-}
-
-function timestamp(ns: bigint): proto.ITimestamp {
-  return { seconds: long(ns / NANOS_PER_SECOND), nanos: Number(ns % NANOS_PER_SECOND) };
 }
 
 /** A deterministic ED25519-shaped key: the index in the last four bytes. */
@@ -154,14 +142,14 @@ function item(
   record: proto.ITransactionRecord,
 ): RecordItem {
   const transactionID = {
-    accountID: account(payer),
+    accountID: accountId(payer),
     transactionValidStart: timestamp(consensusNs - 3n * NANOS_PER_SECOND),
   };
   const bodyBytes = proto.TransactionBody.encode({
     transactionID,
-    nodeAccountID: account(NODE),
+    nodeAccountID: accountId(NODE),
     transactionFee: long(200_000_000n),
-    transactionValidDuration: { seconds: long(120) },
+    transactionValidDuration: { seconds: long(120n) },
     ...typed,
   }).finish();
   const signed = proto.SignedTransaction.encode({ bodyBytes, sigMap: {} }).finish();

@@ -15,7 +15,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import Long from "long";
+import { accountId, long, timestamp } from "../fixtures/writer/scenario/pb.ts";
 import { writeRecordFileV6 } from "../fixtures/writer/write-record-file.ts";
 import { proto } from "../src/streams/proto.ts";
 import type { RecordItem } from "../src/streams/types.ts";
@@ -81,7 +81,7 @@ export function writeTokenStream(dir: string, options: TokenStreamOptions): Writ
           symbol: fungible ? "BLK" : "BNFT",
           decimals: fungible ? 2 : 0,
           initialSupply: long(fungible ? 1_000_000_000_000n : 0n),
-          treasury: account(TREASURY),
+          treasury: accountId(TREASURY),
           adminKey: supplyKey,
           supplyKey,
           tokenType: type,
@@ -93,7 +93,9 @@ export function writeTokenStream(dir: string, options: TokenStreamOptions): Writ
         ...(fungible
           ? { tokenTransferLists: [fungibleTransfers(tokenId, [[TREASURY, 1_000_000_000_000n]])] }
           : {}),
-        automaticTokenAssociations: [{ tokenId: { tokenNum: long(tokenId) }, accountId: account(TREASURY) }],
+        automaticTokenAssociations: [
+          { tokenId: { tokenNum: long(tokenId) }, accountId: accountId(TREASURY) },
+        ],
       },
     );
   }
@@ -102,7 +104,7 @@ export function writeTokenStream(dir: string, options: TokenStreamOptions): Writ
     const num = FIRST_HOLDER + BigInt(i);
     add(
       { cryptoCreateAccount: { key: ed25519Key(i + 100), initialBalance: long(100_000_000n) } },
-      { receipt: { status: proto.ResponseCodeEnum.SUCCESS, accountID: account(num) } },
+      { receipt: { status: proto.ResponseCodeEnum.SUCCESS, accountID: accountId(num) } },
     );
   }
 
@@ -119,7 +121,7 @@ export function writeTokenStream(dir: string, options: TokenStreamOptions): Writ
         tokenTransferLists: [list],
         automaticTokenAssociations: credits.map(([num]) => ({
           tokenId: { tokenNum: long(FUNGIBLE_TOKEN) },
-          accountId: account(num),
+          accountId: accountId(num),
         })),
       },
     );
@@ -148,7 +150,7 @@ export function writeTokenStream(dir: string, options: TokenStreamOptions): Writ
           {
             token: { tokenNum: long(NFT_TOKEN) },
             nftTransfers: serials.map((s) => ({
-              receiverAccountID: account(TREASURY),
+              receiverAccountID: accountId(TREASURY),
               serialNumber: long(s),
             })),
           },
@@ -163,7 +165,11 @@ export function writeTokenStream(dir: string, options: TokenStreamOptions): Writ
     const list = {
       token: { tokenNum: long(NFT_TOKEN) },
       nftTransfers: [
-        { senderAccountID: account(TREASURY), receiverAccountID: account(receiver), serialNumber: long(s) },
+        {
+          senderAccountID: accountId(TREASURY),
+          receiverAccountID: accountId(receiver),
+          serialNumber: long(s),
+        },
       ],
     };
     add(
@@ -171,7 +177,7 @@ export function writeTokenStream(dir: string, options: TokenStreamOptions): Writ
       {
         tokenTransferLists: [list],
         automaticTokenAssociations: [
-          { tokenId: { tokenNum: long(NFT_TOKEN) }, accountId: account(receiver) },
+          { tokenId: { tokenNum: long(NFT_TOKEN) }, accountId: accountId(receiver) },
         ],
       },
     );
@@ -199,18 +205,6 @@ export function writeTokenStream(dir: string, options: TokenStreamOptions): Writ
   };
 }
 
-function long(value: bigint | number): Long {
-  return Long.fromString(String(value));
-}
-
-function account(num: bigint): proto.IAccountID {
-  return { accountNum: long(num) };
-}
-
-function timestamp(ns: bigint): proto.ITimestamp {
-  return { seconds: long(ns / NANOS_PER_SECOND), nanos: Number(ns % NANOS_PER_SECOND) };
-}
-
 /** A deterministic ED25519-shaped key (32 bytes): the index written big-endian into the last bytes. */
 function ed25519Key(index: number): proto.IKey {
   const bytes = Buffer.alloc(32, 0x5a);
@@ -221,7 +215,7 @@ function ed25519Key(index: number): proto.IKey {
 function fungibleTransfers(tokenId: bigint, amounts: readonly [bigint, bigint][]): proto.ITokenTransferList {
   return {
     token: { tokenNum: long(tokenId) },
-    transfers: amounts.map(([num, amount]) => ({ accountID: account(num), amount: long(amount) })),
+    transfers: amounts.map(([num, amount]) => ({ accountID: accountId(num), amount: long(amount) })),
   };
 }
 
@@ -238,14 +232,14 @@ function item(
   record: proto.ITransactionRecord,
 ): RecordItem {
   const transactionID = {
-    accountID: account(TREASURY),
+    accountID: accountId(TREASURY),
     transactionValidStart: timestamp(consensusNs - 3n * NANOS_PER_SECOND),
   };
   const bodyBytes = proto.TransactionBody.encode({
     transactionID,
-    nodeAccountID: account(NODE),
+    nodeAccountID: accountId(NODE),
     transactionFee: long(200_000_000n),
-    transactionValidDuration: { seconds: long(120) },
+    transactionValidDuration: { seconds: long(120n) },
     ...typed,
   }).finish();
   const signed = proto.SignedTransaction.encode({ bodyBytes, sigMap: {} }).finish();
@@ -256,8 +250,8 @@ function item(
     transactionFee: long(100_000n),
     transferList: {
       accountAmounts: [
-        { accountID: account(TREASURY), amount: long(-100_000n) },
-        { accountID: account(NODE), amount: long(100_000n) },
+        { accountID: accountId(TREASURY), amount: long(-100_000n) },
+        { accountID: accountId(NODE), amount: long(100_000n) },
       ],
     },
     ...record,
