@@ -5,9 +5,9 @@
  * filter, both orders and paging to the end.
  */
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
-import { copyStream, REAL_STREAMS, startTestService, type TestService } from "../helpers/service.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { expectedLedger, fixtureStream, useStreams } from "../helpers/fixtures.ts";
+import { REAL_STREAMS, type TestService } from "../helpers/service.ts";
 import { type OracleTransaction, oracleTransactions } from "../helpers/transaction-oracle.ts";
 import { allPages, errorsOf, getJson, type TransactionsPage, times } from "./transactions-helpers.ts";
 
@@ -23,26 +23,14 @@ const SOURCES: Record<string, string> = {
   "real-v5": join(REAL_STREAMS, "v5/record0.0.3"),
   "real-v2": join(REAL_STREAMS, "v2/record0.0.3"),
 };
+const services = useStreams(SOURCES);
 const streams = new Map<string, Stream>();
-const cleanups: Array<() => unknown> = [];
 
-beforeAll(async () => {
+beforeAll(() => {
   for (const [name, source] of Object.entries(SOURCES)) {
-    const copy = copyStream(source);
-    cleanups.push(copy.remove);
-    const service = await startTestService({
-      recordsDir: copy.dir,
-      waitSignatures: !name.startsWith("real"),
-    });
-    cleanups.push(() => service.stop());
-    await service.ingest.settled;
-    expect(service.ingest.status().state, name).toBe("ready");
     const oracle = oracleTransactions(source);
-    streams.set(name, { service, oracle, listed: oracle.map((t) => t.listed) });
+    streams.set(name, { service: services.get(name)!, oracle, listed: oracle.map((t) => t.listed) });
   }
-}, 120_000);
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
 const stream = (name = "transactions") => streams.get(name)!;

@@ -4,14 +4,14 @@
  * `scheduled`, hashes in every accepted spelling, and the 400 / 404 answers.
  */
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cacheControlOf, createJobAnswerer } from "../../src/api/answer-job.ts";
 import { responseOf } from "../../src/api/cache.ts";
 import { transactionRoutes } from "../../src/api/routes/transactions.ts";
 import type { ReadStore } from "../../src/store/read-store.ts";
 import type { TransactionRow } from "../../src/store/transactions.ts";
-import { expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
-import { copyStream, REAL_STREAMS, startTestService, type TestService } from "../helpers/service.ts";
+import { expectedLedger, fixtureStream, useStreams } from "../helpers/fixtures.ts";
+import { REAL_STREAMS, type TestService } from "../helpers/service.ts";
 import { type OracleTransaction, oracleTransactions } from "../helpers/transaction-oracle.ts";
 import { errorsOf, getJson } from "./transactions-helpers.ts";
 
@@ -26,25 +26,12 @@ const SOURCES: Record<string, string> = {
   "real-v6": join(REAL_STREAMS, "v6/record0.0.3"),
   "real-v2": join(REAL_STREAMS, "v2/record0.0.3"),
 };
+const services = useStreams(SOURCES);
 const streams = new Map<string, Stream>();
-const cleanups: Array<() => unknown> = [];
 
-beforeAll(async () => {
-  for (const [name, source] of Object.entries(SOURCES)) {
-    const copy = copyStream(source);
-    cleanups.push(copy.remove);
-    const service = await startTestService({
-      recordsDir: copy.dir,
-      waitSignatures: !name.startsWith("real"),
-    });
-    cleanups.push(() => service.stop());
-    await service.ingest.settled;
-    expect(service.ingest.status().state, name).toBe("ready");
-    streams.set(name, { service, oracle: oracleTransactions(source) });
-  }
-}, 120_000);
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
+beforeAll(() => {
+  for (const [name, source] of Object.entries(SOURCES))
+    streams.set(name, { service: services.get(name)!, oracle: oracleTransactions(source) });
 });
 
 const stream = (name = "transactions") => streams.get(name)!;

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { copyStream, FIXTURE_STREAMS, startTestService, type TestService } from "./service.ts";
+import { copyStream, FIXTURE_STREAMS, REAL_STREAMS, startTestService, type TestService } from "./service.ts";
 
 /** The engine's own account of a fixture scenario (`fixtures/streams/<name>/expected.json`). */
 export type ExpectedLedger = {
@@ -139,4 +139,34 @@ export function useScenario(
     },
     ledger,
   };
+}
+
+/**
+ * Serves a copy of each named stream (a fixture scenario's or a real one) for the whole test file, each in a
+ * service of its own that must reach readiness before the file's tests; real streams are read without waiting
+ * for signature files. The map is filled in `beforeAll` (a test file's own `beforeAll` registered after this call
+ * sees it full).
+ */
+export function useStreams(sources: Readonly<Record<string, string>>): ReadonlyMap<string, TestService> {
+  const services = new Map<string, TestService>();
+  const cleanups: Array<() => unknown> = [];
+  beforeAll(async () => {
+    for (const [name, source] of Object.entries(sources)) {
+      const copy = copyStream(source);
+      cleanups.push(copy.remove);
+      const service = await startTestService({
+        recordsDir: copy.dir,
+        waitSignatures: !source.startsWith(REAL_STREAMS),
+      });
+      cleanups.push(() => service.stop());
+      await service.ingest.settled;
+      const status = service.ingest.status();
+      if (status.state !== "ready") throw new Error(`stream ${name} did not ingest: ${status.reason}`);
+      services.set(name, service);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+  return services;
 }
