@@ -15,6 +15,8 @@ import {
   type Comparison,
   type EndpointSpec,
   type FilterOf,
+  limitAndOrder,
+  type Operator,
   type Order,
   type ParamSpec,
   validateFilters,
@@ -74,6 +76,35 @@ export function splitEqualities<V>(conditions: readonly Comparison<V>[]): {
     values: conditions.filter((c) => c.op === "eq").map((c) => c.value),
     conditions: conditions.filter((c) => c.op !== "eq"),
   };
+}
+
+/**
+ * A list paged on one key (`/tokens` on `token.id`, `/rewards` on `timestamp`, `/allowances/crypto` on
+ * `spender.id`): that key's conditions with `ne` refused (`neMessage`), equalities as one IN list, then `limit`,
+ * `order` and the paging context.
+ */
+export function readSingleKeyList<V>(
+  request: RequestParts,
+  filters: readonly { readonly key: string; readonly op: Operator; readonly value: unknown }[],
+  key: PagingContext["anchor"] & string,
+  neMessage: string,
+  defaultOrder: Order,
+): ParamResult<{
+  values: V[];
+  conditions: Comparison<V>[];
+  order: Order;
+  limit: number;
+  paging: PagingContext;
+}> {
+  const comparisons: Comparison<V>[] = [];
+  for (const filter of filters) {
+    if (filter.key !== key) continue;
+    if (filter.op === "ne") return fail([neMessage]);
+    comparisons.push({ op: filter.op, value: filter.value as V });
+  }
+  const { limit, order } = limitAndOrder(filters, request.options.defaultLimit, defaultOrder);
+  const { values, conditions } = splitEqualities(comparisons);
+  return succeed({ values, conditions, order, limit, paging: accountPaging(request, key, order, limit) });
 }
 
 /** The paging context of an account sub-resource list. */

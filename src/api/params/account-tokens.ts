@@ -13,7 +13,7 @@ import {
   entityTokenIdSpec,
   fail,
   readAccountSubRequest,
-  splitEqualities,
+  readSingleKeyList,
   succeed,
   withFilters,
 } from "./account-relations.ts";
@@ -71,22 +71,16 @@ export function parseAccountTokensRequest(
 ): ParamResult<AccountSubRequest<AccountTokensQuery>> {
   return readAccountSubRequest(url, idText, options, (request) =>
     withFilters(request, accountTokensSpec(request.options), (filters) => {
-      const tokens: Comparison<bigint>[] = [];
-      for (const filter of filters) {
-        if (filter.key !== "token.id") continue;
-        if (filter.op === "ne")
-          return fail(["Not equal (ne) comparison operator is not supported for token.id"]);
-        tokens.push({ op: filter.op, value: filter.value });
-      }
-      const { limit, order } = limitAndOrder(filters, request.options.defaultLimit, "asc");
-      const { values, conditions } = splitEqualities(tokens);
-      return succeed({
-        tokenIds: values,
-        tokenConditions: conditions,
-        order,
-        limit,
-        paging: accountPaging(request, "token.id", order, limit),
-      });
+      const list = readSingleKeyList<bigint>(
+        request,
+        filters,
+        "token.id",
+        "Not equal (ne) comparison operator is not supported for token.id",
+        "asc",
+      );
+      if (!list.ok) return list;
+      const { values, conditions, order, limit, paging } = list.value;
+      return succeed({ tokenIds: values, tokenConditions: conditions, order, limit, paging });
     }),
   );
 }

@@ -13,7 +13,7 @@ import {
   entityTokenIdSpec,
   fail,
   readAccountSubRequest,
-  splitEqualities,
+  readSingleKeyList,
   succeed,
   withFilters,
 } from "./account-relations.ts";
@@ -68,22 +68,16 @@ export function parseCryptoAllowancesRequest(
 ): ParamResult<AccountSubRequest<CryptoAllowancesQuery>> {
   return readAccountSubRequest(url, idText, options, (request) =>
     withFilters(request, cryptoAllowancesSpec(request.options), (filters) => {
-      const spenders: Comparison<bigint | null>[] = [];
-      for (const filter of filters) {
-        if (filter.key !== "spender.id") continue;
-        if (filter.op === "ne")
-          return fail(["Not equal (ne) comparison operator is not supported for spender.id"]);
-        spenders.push({ op: filter.op, value: filter.value });
-      }
-      const { limit, order } = limitAndOrder(filters, request.options.defaultLimit, "desc");
-      const { values, conditions } = splitEqualities(spenders);
-      return succeed({
-        spenderIds: values,
-        spenderConditions: conditions,
-        order,
-        limit,
-        paging: accountPaging(request, "spender.id", order, limit),
-      });
+      const list = readSingleKeyList<bigint | null>(
+        request,
+        filters,
+        "spender.id",
+        "Not equal (ne) comparison operator is not supported for spender.id",
+        "desc",
+      );
+      if (!list.ok) return list;
+      const { values, conditions, order, limit, paging } = list.value;
+      return succeed({ spenderIds: values, spenderConditions: conditions, order, limit, paging });
     }),
   );
 }

@@ -5,15 +5,13 @@
  */
 import {
   type AccountSubRequest,
-  accountPaging,
-  fail,
   readAccountSubRequest,
-  splitEqualities,
+  readSingleKeyList,
   succeed,
   withFilters,
 } from "./account-relations.ts";
 import type { ParamResult } from "./errors.ts";
-import { type Comparison, limitAndOrder, type Order } from "./filters.ts";
+import type { Comparison, Order } from "./filters.ts";
 import type { PagingContext } from "./links.ts";
 import type { ParamOptions } from "./options.ts";
 import { limitSpec, orderSpec, timestampSpec } from "./param-specs.ts";
@@ -37,21 +35,16 @@ export function parseStakingRewardsRequest(
 ): ParamResult<AccountSubRequest<StakingRewardsQuery>> {
   return readAccountSubRequest(url, idText, options, (request) =>
     withFilters(request, stakingRewardsSpec(request.options), (filters) => {
-      const timestamps: Comparison<bigint>[] = [];
-      for (const filter of filters) {
-        if (filter.key !== "timestamp") continue;
-        if (filter.op === "ne") return fail(["Not equals (ne) operator is not supported for timestamp"]);
-        timestamps.push({ op: filter.op, value: filter.value });
-      }
-      const { limit, order } = limitAndOrder(filters, request.options.defaultLimit, "desc");
-      const { values, conditions } = splitEqualities(timestamps);
-      return succeed({
-        timestamps: values,
-        timestampConditions: conditions,
-        order,
-        limit,
-        paging: accountPaging(request, "timestamp", order, limit),
-      });
+      const list = readSingleKeyList<bigint>(
+        request,
+        filters,
+        "timestamp",
+        "Not equals (ne) operator is not supported for timestamp",
+        "desc",
+      );
+      if (!list.ok) return list;
+      const { values, conditions, order, limit, paging } = list.value;
+      return succeed({ timestamps: values, timestampConditions: conditions, order, limit, paging });
     }),
   );
 }
