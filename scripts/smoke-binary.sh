@@ -2,7 +2,8 @@
 # Smoke test of the single executable, as an operator would use it: copied alone into an empty folder and run
 # with no Node.js on the PATH. Three times: the bundled demo (in memory), a record stream folder into an index
 # file, and a block stream folder (two real blocks: the block reader thread runs from the executable too).
-# Each run: start, wait for readiness, check one API answer (the demo also its supply and a fee estimate),
+# Each run: start, wait for readiness, check one API answer (the demo also its supply, a topic's messages, the
+# fee schedule of its first block and a fee estimate),
 # SIGTERM, expect exit 0 within 10 s.
 #   scripts/smoke-binary.sh [path/to/mirrorlite]
 set -euo pipefail
@@ -37,13 +38,18 @@ demo_checks() {
   local url="$1" body status
   body="$(curl -sf "$url/api/v1/network/supply")"
   grep -q '"released_supply"' <<<"$body" || { echo "smoke(demo): unexpected supply: $body" >&2; return 1; }
+  # The demo's consensus topic (0.0.1016) and its fee schedule from genesis, as of its first block.
+  body="$(curl -sf "$url/api/v1/topics/0.0.1016/messages?limit=1")"
+  grep -q '"sequence_number":1' <<<"$body" || { echo "smoke(demo): unexpected messages: $body" >&2; return 1; }
+  body="$(curl -sf "$url/api/v1/network/fees?timestamp=lte:1717228801.402109860")"
+  grep -q '"transaction_type"' <<<"$body" || { echo "smoke(demo): unexpected fees: $body" >&2; return 1; }
   printf '\x2a\x0a\x0a\x08\x32\x04\x74\x65\x73\x74\x72\x00' >"$work/e1.bin"
   status="$(curl -s -o "$work/e1.json" -w '%{http_code}' -X POST -H 'Content-Type: application/protobuf' \
     --data-binary "@$work/e1.bin" "$url/api/v1/network/fees?mode=INTRINSIC")"
   body="$(cat "$work/e1.json")"
   [[ "$status" == 200 ]] && grep -q '"total":' <<<"$body" ||
     { echo "smoke(demo): POST /api/v1/network/fees answered $status: $body" >&2; return 1; }
-  echo "smoke(demo): /api/v1/network/supply and POST /api/v1/network/fees answered"
+  echo "smoke(demo): supply, topic messages, genesis fees and POST /api/v1/network/fees answered"
 }
 
 # The blocks' extra check: both blocks indexed, prepared by the block reader thread (no fallback was logged).

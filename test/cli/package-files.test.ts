@@ -15,8 +15,8 @@ const READ_AT_RUN_TIME = [
   "dist/api/openapi.yaml",
   "dist/api/openapi.json",
   "proto/simple-fee-schedule.proto",
-  "fixtures/streams/demo/record0.0.3/2024-06-01T08_00_00.189777111Z.rcd.gz",
-  "fixtures/streams/demo/balance0.0.3/2024-06-01T07_59_59.100000000Z_Balances.pb.gz",
+  "fixtures/streams/demo/record0.0.3/2024-06-01T08_00_00.063259037Z.rcd.gz",
+  "fixtures/streams/demo/balance0.0.3/2024-06-01T07_59_59.700000000Z_Balances.pb.gz",
 ];
 
 describe("the npm package", () => {

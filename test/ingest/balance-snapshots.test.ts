@@ -450,11 +450,11 @@ describe("a malformed balance file", () => {
   it("as the starting snapshot stops ingestion with one line naming the file and what is wrong", () => {
     const folder = tempDir();
     cleanups.push(folder.remove);
-    // Just before the demo's first transaction (2024-06-01T08:00:00.189777110Z): the snapshot it starts from.
-    const bad = join(folder.dir, "2024-06-01T07_59_59.500000000Z_Balances.csv");
+    // Just before the demo's first transaction (2024-06-01T08:00:00.063259037Z): the snapshot it starts from.
+    const bad = join(folder.dir, "2024-06-01T07_59_59.900000000Z_Balances.csv");
     writeFileSync(
       bad,
-      "TimeStamp:2024-06-01T07:59:59.5Z\nshardNum,realmNum,accountNum,balance\n0,0,2,5\n0,0,3\n",
+      "TimeStamp:2024-06-01T07:59:59.9Z\nshardNum,realmNum,accountNum,balance\n0,0,2,5\n0,0,3\n",
     );
     const db = join(folder.dir, "index.db");
     const result = runCli([
