@@ -10,6 +10,7 @@ import { applyAccountFacts } from "./handlers/account-facts.ts";
 import { applyHbarTransfers } from "./handlers/hbar-transfers.ts";
 import { HANDLERS } from "./handlers/index.ts";
 import { applyRecordRelations } from "./handlers/record-relations.ts";
+import { applyScheduleExecution } from "./handlers/schedule.ts";
 import { indexTransaction } from "./handlers/transaction-index.ts";
 import { applyRecordTransfers } from "./handlers/transfers.ts";
 
@@ -167,6 +168,7 @@ function applyItem(store: WriteStore, hapiVersion: HapiVersion | null, item: Dec
   const ctx = { item, store, hapiVersion };
   const transfers = indexTransaction(ctx);
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
+  applyScheduleExecution(ctx);
   applyAccountFacts(ctx);
   applyRecordTransfers(ctx);
   applyHbarTransfers(ctx, transfers);

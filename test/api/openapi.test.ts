@@ -72,6 +72,8 @@ describe("the OpenAPI document", () => {
         "/api/v1/topics/messages/{consensusTimestamp}",
         "/api/v1/transactions",
         "/api/v1/transactions/{transactionIdOrHash}",
+        "/api/v1/schedules",
+        "/api/v1/schedules/{scheduleId}",
         "/health/liveness",
         "/health/readiness",
         "/api/v1/docs",
