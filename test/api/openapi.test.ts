@@ -151,7 +151,7 @@ describe("matchPathTemplate", () => {
   });
 
   it("rejects paths the document does not describe", () => {
-    expect(() => matchPathTemplate("/api/v1/schedules")).toThrow(/no path/);
+    expect(() => matchPathTemplate("/api/v1/schedules/1/signatures")).toThrow(/no path/);
     expect(() => matchPathTemplate("/api/v1/tokens/1/nfts/2/transactions/3")).toThrow(/no path/);
   });
 });

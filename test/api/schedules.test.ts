@@ -6,6 +6,8 @@
  * `Cache-Control`. Every body is validated against the OpenAPI document.
  */
 import { describe, expect, it } from "vitest";
+import { isSettled } from "../../src/api/routes/schedules.ts";
+import { postgresBase64 } from "../../src/api/views/schedules.ts";
 import { proto } from "../../src/streams/proto.ts";
 import { type ExpectedLedger, stepTime, useScenario } from "../helpers/fixtures.ts";
 import { validateResponse } from "../helpers/openapi.ts";
@@ -338,5 +340,52 @@ describe("GET /api/v1/schedules", () => {
       "Unknown query parameter: timestamp",
     ]);
     expect(await errors("/api/v1/schedules?crypto=true")).toEqual(["Unknown query parameter: crypto"]);
+  });
+});
+
+describe("a schedule's Cache-Control (upstream getScheduleCacheControlHeader)", () => {
+  const second = 1_000_000_000n;
+  const pending = {
+    id: 1n,
+    createdNs: 1000n * second,
+    creatorId: 2n,
+    payerId: 2n,
+    expirationNs: null,
+    waitForExpiry: false,
+    memo: "",
+    adminKey: null,
+    deleted: false,
+    executedNs: null,
+    transactionBody: Buffer.alloc(0),
+    signatures: [],
+  };
+
+  it("settles when executed or deleted, whatever the time", () => {
+    expect(isSettled({ ...pending, executedNs: 1001n * second }, 0n)).toBe(true);
+    expect(isSettled({ ...pending, deleted: true }, 0n)).toBe(true);
+  });
+
+  it("settles 31 minutes after creation without an expiration time, a minute after one with it", () => {
+    const implicit = pending.createdNs + 31n * 60n * second;
+    expect(isSettled(pending, implicit - 1n)).toBe(false);
+    expect(isSettled(pending, implicit)).toBe(true);
+    const expiring = { ...pending, expirationNs: 5000n * second };
+    expect(isSettled(expiring, implicit)).toBe(false);
+    expect(isSettled(expiring, 5060n * second - 1n)).toBe(false);
+    expect(isSettled(expiring, 5060n * second)).toBe(true);
+  });
+});
+
+describe("postgresBase64", () => {
+  it("breaks lines after every 76 characters, as PostgreSQL's encode does", () => {
+    expect(postgresBase64(Buffer.alloc(64, 0xab))).toBe(`${"q6ur".repeat(19)}\n${"q6ur".repeat(2)}qw==`);
+    expect(postgresBase64(Buffer.alloc(57, 1))).toHaveLength(76);
+    expect(postgresBase64(Buffer.alloc(58, 1))).toMatch(/^[A-Za-z0-9+/]{76}\n[A-Za-z0-9+/]{2}==$/);
+    expect(
+      postgresBase64(Buffer.alloc(114, 1))
+        .split("\n")
+        .map((line) => line.length),
+    ).toEqual([76, 76]);
+    expect(postgresBase64(Buffer.alloc(0))).toBe("");
   });
 });
