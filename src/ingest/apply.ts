@@ -119,9 +119,15 @@ function writeBlockRows(
   let gasUsed = 0n;
   let bloom: Uint8Array | null = null;
   let applied = 0;
+  // The last top-level transaction: the parent of the child records that follow it (upstream's
+  // RecordItem.getParent, for the records that name its consensus time).
+  let topLevel: DecodedItem | undefined;
   for (const item of items) {
     if ((applied++ & 63) === 63 && shouldStop?.()) throw new AbandonedError(meta.name);
-    applyItem(store, meta.hapiVersion, item);
+    const parentNs = item.recordFields.parentConsensusNs;
+    if (parentNs === null) topLevel = item;
+    const parent = parentNs !== null && topLevel?.consensusNs === parentNs ? topLevel : undefined;
+    applyItem(store, meta.hapiVersion, item, parent);
     const result =
       (item.recordFields.parts & RECORD_PARTS.contractResult) === 0
         ? null
@@ -164,8 +170,13 @@ function writeBlockRows(
   return { name: meta.name, blockNumber, transactions: items.length, consensusStart, consensusEnd };
 }
 
-function applyItem(store: WriteStore, hapiVersion: HapiVersion | null, item: DecodedItem): void {
-  const ctx = { item, store, hapiVersion };
+function applyItem(
+  store: WriteStore,
+  hapiVersion: HapiVersion | null,
+  item: DecodedItem,
+  parent: DecodedItem | undefined,
+): void {
+  const ctx = { item, store, hapiVersion, parent };
   const transfers = indexTransaction(ctx);
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
   applyScheduleExecution(ctx);

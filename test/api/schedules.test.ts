@@ -55,6 +55,18 @@ function scheduleOf(label: string): string {
   return entity;
 }
 
+/** The child ScheduleCreate the Ethereum transaction made: its schedule and consensus time. */
+function evmChild(): { entityId: string; consensusTimestamp: string } {
+  const step = ledger.steps.find((s) => s.label === "evm-create") as
+    | { children?: Array<{ entityId?: string; consensusTimestamp: string }> }
+    | undefined;
+  const child = step?.children?.[0];
+  if (child?.entityId === undefined) throw new Error("evm-create created no schedule");
+  return { entityId: child.entityId, consensusTimestamp: child.consensusTimestamp };
+}
+
+const evmSchedule = () => evmChild().entityId;
+
 async function get(path: string): Promise<TestResponse> {
   const response = await scenario.service.get(path);
   validateResponse({ path, status: response.status, body: response.body });
@@ -219,6 +231,22 @@ describe("GET /api/v1/schedules/{scheduleId}", () => {
     expect(body.executed_timestamp).toBe(executedAt("twice-sign-2"));
   });
 
+  it("credits a schedule an Ethereum transaction created to the Ethereum sender, not the relayer", async () => {
+    const { body } = await one(`/api/v1/schedules/${evmSchedule()}`);
+    expect(body).toMatchObject({
+      admin_key: null,
+      consensus_timestamp: evmChild().consensusTimestamp,
+      creator_account_id: id("ivan"),
+      payer_account_id: id("ivan"),
+      executed_timestamp: null,
+      memo: "from the EVM",
+    });
+    // The child carries no signature map: only the later sign's signature is kept.
+    expect(body.signatures.map((s) => [s.consensus_timestamp, s.public_key_prefix])).toEqual([
+      [stepTime(ledger, "evm-sign"), base64OfHex(publicKeyHex("bob"))],
+    ]);
+  });
+
   it("reads every spelling of the ID, and answers 404 for other entities and unknown IDs", async () => {
     const scheduleId = scheduleOf("pay-create");
     const num = scheduleId.split(".")[2]!;
@@ -252,9 +280,12 @@ describe("GET /api/v1/schedules/{scheduleId}", () => {
 });
 
 describe("GET /api/v1/schedules", () => {
-  const all = ["pay-create", "now-create", "broke-create", "later-create", "gone-create", "twice-create"].map(
-    scheduleOf,
-  );
+  const all = [
+    ...["pay-create", "now-create", "broke-create", "later-create", "gone-create", "twice-create"].map(
+      scheduleOf,
+    ),
+    evmSchedule(),
+  ];
 
   it("lists every schedule (the failed ScheduleCreate made none) in ascending order by default", async () => {
     const page = await list("/api/v1/schedules");
@@ -276,7 +307,9 @@ describe("GET /api/v1/schedules", () => {
     expect(second.schedules.map((s) => s.schedule_id)).toEqual(all.slice(2, 4));
     const response = await get(`/api/v1/schedules?order=desc&limit=4`);
     const body = response.body as SchedulesPage;
-    expect(body.links.next).toBe(`/api/v1/schedules?order=desc&limit=4&schedule.id=lt:${all[2]}`);
+    expect(body.links.next).toBe(
+      `/api/v1/schedules?order=desc&limit=4&schedule.id=lt:${all[all.length - 4]}`,
+    );
     expect(response.headers.get("link")).toBe(`<${body.links.next}>; rel="next"`);
     // A full page whose next range would be empty links nowhere.
     const bounded = await list(`/api/v1/schedules?schedule.id=lte:${all[2]}&limit=3`);

@@ -17,16 +17,18 @@ const MIN_INT64 = -(1n << 63n);
 /** `ScheduleCreateTransactionBody.scheduledTransactionBody`. */
 const SCHEDULED_TRANSACTION_BODY = 1;
 
-export function handleScheduleCreate({ item, store }: HandlerContext): void {
+export function handleScheduleCreate({ item, store, parent }: HandlerContext): void {
   const scheduleId = entityIdOf(item.record.receipt?.scheduleID);
   if (scheduleId === null) return;
   const body = item.body.scheduleCreate!;
-  const creatorId = item.payerId;
+  const creatorId = ethereumSenderOf(parent) ?? item.payerId;
+  // A payer that names no account (absent, 0.0.0, an alias) leaves the creator paying, as upstream reads it.
+  const payerId = entityIdOf(body.payerAccountID);
   store.schedules.create({
     scheduleId,
     consensusNs: item.consensusNs,
     creatorId,
-    payerId: entityIdOf(body.payerAccountID) ?? creatorId,
+    payerId: payerId === null || payerId === 0n ? creatorId : payerId,
     expirationNs: body.expirationTime == null ? null : saturatedNs(body.expirationTime),
     waitForExpiry: body.waitForExpiry === true,
     memo: body.memo ?? "",
@@ -54,6 +56,17 @@ export function applyScheduleExecution({ item, store }: HandlerContext): void {
   if (!item.recordFields.hasScheduleRef) return;
   const scheduleId = entityIdOf(item.record.scheduleRef);
   if (scheduleId !== null) store.schedules.executed(scheduleId, item.consensusNs);
+}
+
+/**
+ * A schedule created from the EVM by an Ethereum transaction (its child record) is the Ethereum sender's: the
+ * parent's contract result names it. Null for any other parent, or one naming no account.
+ */
+function ethereumSenderOf(parent: DecodedItem | undefined): bigint | null {
+  if (parent?.bodyCase !== "ethereumTransaction") return null;
+  const result = parent.record.contractCallResult ?? parent.record.contractCreateResult;
+  const sender = entityIdOf(result?.senderId);
+  return sender === null || sender === 0n ? null : sender;
 }
 
 function keepSignatures(item: DecodedItem, scheduleId: bigint, store: HandlerContext["store"]): void {
