@@ -20,6 +20,7 @@ import { networkRoutes } from "./routes/network.ts";
 import { networkSupplyRoutes } from "./routes/network-supply.ts";
 import { nftRoutes } from "./routes/nfts.ts";
 import type { RouteDef } from "./routes/route-table.ts";
+import { scheduleRoutes } from "./routes/schedules.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { topicRoutes } from "./routes/topics.ts";
@@ -76,6 +77,7 @@ export function apiRoutes(): RouteDef[] {
     ...accountRelationRoutes(),
     ...accountJavaListRoutes(),
     ...topicRoutes(),
+    ...scheduleRoutes(),
   ];
 }
 

@@ -10,6 +10,7 @@ import { applyAccountFacts } from "./handlers/account-facts.ts";
 import { applyHbarTransfers } from "./handlers/hbar-transfers.ts";
 import { HANDLERS } from "./handlers/index.ts";
 import { applyRecordRelations } from "./handlers/record-relations.ts";
+import { applyScheduleExecution } from "./handlers/schedule.ts";
 import { indexTransaction } from "./handlers/transaction-index.ts";
 import { applyRecordTransfers } from "./handlers/transfers.ts";
 
@@ -118,9 +119,15 @@ function writeBlockRows(
   let gasUsed = 0n;
   let bloom: Uint8Array | null = null;
   let applied = 0;
+  // The last top-level transaction: the parent of the child records that follow it (upstream's
+  // RecordItem.getParent, for the records that name its consensus time).
+  let topLevel: DecodedItem | undefined;
   for (const item of items) {
     if ((applied++ & 63) === 63 && shouldStop?.()) throw new AbandonedError(meta.name);
-    applyItem(store, meta.hapiVersion, item);
+    const parentNs = item.recordFields.parentConsensusNs;
+    if (parentNs === null) topLevel = item;
+    const parent = parentNs !== null && topLevel?.consensusNs === parentNs ? topLevel : undefined;
+    applyItem(store, meta.hapiVersion, item, parent);
     const result =
       (item.recordFields.parts & RECORD_PARTS.contractResult) === 0
         ? null
@@ -163,10 +170,16 @@ function writeBlockRows(
   return { name: meta.name, blockNumber, transactions: items.length, consensusStart, consensusEnd };
 }
 
-function applyItem(store: WriteStore, hapiVersion: HapiVersion | null, item: DecodedItem): void {
-  const ctx = { item, store, hapiVersion };
+function applyItem(
+  store: WriteStore,
+  hapiVersion: HapiVersion | null,
+  item: DecodedItem,
+  parent: DecodedItem | undefined,
+): void {
+  const ctx = { item, store, hapiVersion, parent };
   const transfers = indexTransaction(ctx);
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
+  applyScheduleExecution(ctx);
   applyAccountFacts(ctx);
   applyRecordTransfers(ctx);
   applyHbarTransfers(ctx, transfers);

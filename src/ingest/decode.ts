@@ -2,6 +2,7 @@ import { entityIdOf } from "../ids.ts";
 import type { BlockRecord } from "../streams/block-records.ts";
 import { proto } from "../streams/proto.ts";
 import { type RecordFields, readRecordFields, recordFieldsOf } from "../streams/record-fields.ts";
+import { signatureMapBytes } from "../streams/signature-map.ts";
 import { dataCaseOf, isDataField, transactionBodyBytes } from "../streams/transaction-body-bytes.ts";
 import { type BodyFields, readBodyFields } from "../streams/transaction-body-fields.ts";
 import type { RecordItem } from "../streams/types.ts";
@@ -34,6 +35,11 @@ export type DecodedItem = {
   nonce: number;
   scheduled: boolean;
   chargedFeeTinybars: bigint;
+  /**
+   * The transaction's `SignatureMap` bytes, null when it has none, read when first asked (only schedules keep
+   * signatures). A block's record carries them only for the transactions that need them (BlockRecord).
+   */
+  readonly signatureMap: Uint8Array | null;
 };
 
 const SUCCESS_STATUSES = new Set<number>([
@@ -54,9 +60,17 @@ export function decodeItem(item: RecordItem): DecodedItem {
   if (fields === null) {
     // Not a record the field reader takes as the decoder would: decode it now, failing as the decoder fails.
     const record = proto.TransactionRecord.decode(item.recordBytes);
-    return new Item(record, null, recordFieldsOf(record), transactionBodyBytes(item.transactionBytes));
+    const bodyBytes = transactionBodyBytes(item.transactionBytes);
+    return new Item(record, null, recordFieldsOf(record), bodyBytes, undefined, item.transactionBytes);
   }
-  return new Item(undefined, item.recordBytes, fields, transactionBodyBytes(item.transactionBytes));
+  return new Item(
+    undefined,
+    item.recordBytes,
+    fields,
+    transactionBodyBytes(item.transactionBytes),
+    undefined,
+    item.transactionBytes,
+  );
 }
 
 /**
@@ -64,7 +78,15 @@ export function decodeItem(item: RecordItem): DecodedItem {
  * (streams/block-records.ts): handlers cannot tell the two apart.
  */
 export function decodeBlockRecord(block: BlockRecord): DecodedItem {
-  return new Item(block.record, null, recordFieldsOf(block.record), block.bodyBytes, block.body);
+  return new Item(
+    block.record,
+    null,
+    recordFieldsOf(block.record),
+    block.bodyBytes,
+    block.body,
+    null,
+    block.signatureMap ?? null,
+  );
 }
 
 /**
@@ -89,6 +111,10 @@ class Item implements DecodedItem {
   /** The record's bytes while it is not decoded (null when it was decoded from the start). */
   private readonly recordBytes: Uint8Array | null;
   private decodedBody: proto.TransactionBody | undefined;
+  /** The serialized `Transaction` (record files), where the signature map is found when asked. */
+  private readonly transactionBytes: Uint8Array | null;
+  /** The signature map once found (undefined: not looked for yet). */
+  private sigMap: Uint8Array | null | undefined;
 
   constructor(
     record: proto.TransactionRecord | undefined,
@@ -96,8 +122,13 @@ class Item implements DecodedItem {
     fields: RecordFields,
     bodyBytes: Uint8Array,
     /** The body when the caller decoded it already (a block's transformer reads it first). */
-    body?: proto.TransactionBody,
+    body: proto.TransactionBody | undefined,
+    transactionBytes: Uint8Array | null,
+    /** The signature map when the caller has it (a block's record); else found in `transactionBytes`. */
+    sigMap?: Uint8Array | null,
   ) {
+    this.transactionBytes = transactionBytes;
+    this.sigMap = sigMap ?? undefined;
     this.decodedRecord = record;
     this.recordBytes = recordBytes;
     this.decodedBody = body;
@@ -137,6 +168,17 @@ class Item implements DecodedItem {
       }
     }
     return this.decodedRecord;
+  }
+
+  get signatureMap(): Uint8Array | null {
+    if (this.sigMap === undefined) {
+      try {
+        this.sigMap = this.transactionBytes === null ? null : signatureMapBytes(this.transactionBytes);
+      } catch (cause) {
+        throw new DecodeError(`transaction does not decode: ${(cause as Error).message}`, { cause });
+      }
+    }
+    return this.sigMap;
   }
 
   get body(): proto.TransactionBody {

@@ -11,6 +11,7 @@ import { createFeeFactQueries, type FeeFactQueries } from "./fee-facts.ts";
 import { createHbarQueries, type HbarQueries } from "./hbar-balances.ts";
 import { createNetworkQueries, type NetworkQueries } from "./network.ts";
 import { createNftQueries, type NftQueries } from "./nfts.ts";
+import { createScheduleQueries, type ScheduleQueries } from "./schedules.ts";
 import { createStakingRewardQueries, type StakingRewardQueries } from "./staking-rewards.ts";
 import { createSystemFileQueries, type SystemFileQueries } from "./system-files.ts";
 import { createTokenListQueries, type TokenListQueries } from "./token-lists.ts";
@@ -44,6 +45,7 @@ export type ReadStore = {
   airdrops: AirdropQueries;
   stakingRewards: StakingRewardQueries;
   topics: TopicQueries;
+  schedules: ScheduleQueries;
 };
 
 /** Every read query the API uses, prepared on the read-only connection; list queries share one bounded cache. */
@@ -69,5 +71,6 @@ export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENT
     airdrops: createAirdropQueries(db, statements),
     stakingRewards: createStakingRewardQueries(db, statements),
     topics: createTopicQueries(db, statements),
+    schedules: createScheduleQueries(db, statements),
   };
 }

@@ -3,6 +3,7 @@ import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
 import { createHbarLedger, type HbarLedger } from "./hbar-ledger.ts";
 import { createNetworkWrites, type NetworkWrites } from "./network-writes.ts";
+import { createScheduleWrites, type ScheduleWrites } from "./schedule-writes.ts";
 import { createTopicMessageWrites, type TopicMessageWrites } from "./topic-writes.ts";
 import { createTransactionWrites, type TransactionIndexRow } from "./transaction-writes.ts";
 import { createVersionedTable, type Row, type VersionedTable } from "./versioned.ts";
@@ -57,6 +58,8 @@ export type WriteStore = {
   accountRelations: AccountRelationWrites;
   /** Consensus messages (migration 0030-topic-messages). */
   topicMessages: TopicMessageWrites;
+  /** Schedules and the signatures they collect. */
+  schedules: ScheduleWrites;
   insertRecordFile(row: RecordFileRow): void;
   /** The proof of a block stream block (recorded unverified: TSS signatures cannot be checked in Node yet). */
   insertBlockProof(row: { number: bigint; kind: string; verified: boolean }): void;
@@ -196,6 +199,7 @@ export function createWriteStore(db: Db): WriteStore {
     ],
   );
   const topicMessages = createTopicMessageWrites(db);
+  const schedules = createScheduleWrites(db);
 
   const insertRecordFile = db.prepare(
     `INSERT INTO record_file (number, name, version, hapi_major, hapi_minor, hapi_patch, hash, previous_hash,
@@ -263,6 +267,7 @@ export function createWriteStore(db: Db): WriteStore {
     topic,
     accountRelations,
     topicMessages,
+    schedules,
     insertRecordFile: (row) => insertRecordFile.run(row),
     insertBlockProof: (row) => insertBlockProof.run(row.number, row.kind, row.verified ? 1 : 0),
     setCursor: (row) => setCursor.run(row),
@@ -309,6 +314,7 @@ export function createWriteStore(db: Db): WriteStore {
       for (const batch of [tokenTransfers, nftTransfers, balanceHistory, topicMessages]) batch.flush();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.flush();
       accountRelations.flush();
+      schedules.flush();
       hbar.flush();
     },
     reset() {
@@ -317,6 +323,7 @@ export function createWriteStore(db: Db): WriteStore {
       for (const batch of [tokenTransfers, nftTransfers, balanceHistory, topicMessages]) batch.clear();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.reset();
       accountRelations.reset();
+      schedules.reset();
       hbar.reset();
     },
   };

@@ -22,6 +22,8 @@ export type SerializedRecords = {
   bodyCases: Array<string | undefined>;
   /** `accountEthereumNonce` of the records that carry one, by index. */
   ethereumNonces: Array<[number, bigint]>;
+  /** `signatureMap` of the records that carry one, by index (copies: a few per block at most). */
+  signatureMaps: Array<[number, Uint8Array]>;
 };
 
 /**
@@ -34,6 +36,7 @@ export function serializeRecords(list: readonly BlockRecordParts[]): SerializedR
   const bodyEnds = new Int32Array(list.length);
   const bodyCases = new Array<string | undefined>(list.length);
   const ethereumNonces: Array<[number, bigint]> = [];
+  const signatureMaps: Array<[number, Uint8Array]> = [];
   let bodyBytes = 0;
   for (let i = 0; i < list.length; i++) {
     const record = list[i]!;
@@ -46,6 +49,7 @@ export function serializeRecords(list: readonly BlockRecordParts[]): SerializedR
     bodyEnds[i] = bodyBytes;
     bodyCases[i] = record.bodyCase;
     if (record.accountEthereumNonce !== undefined) ethereumNonces.push([i, record.accountEthereumNonce]);
+    if (record.signatureMap !== undefined) signatureMaps.push([i, record.signatureMap.slice()]);
   }
   const bodies = new Uint8Array(bodyBytes);
   let at = 0;
@@ -57,7 +61,7 @@ export function serializeRecords(list: readonly BlockRecordParts[]): SerializedR
   const written = writer.finish();
   const records = new Uint8Array(written.length);
   records.set(written);
-  return { records, bodies, recordEnds, bodyEnds, bodyCases, ethereumNonces };
+  return { records, bodies, recordEnds, bodyEnds, bodyCases, ethereumNonces, signatureMaps };
 }
 
 /**
@@ -86,5 +90,6 @@ export function deserializeRecords(name: string, serialized: SerializedRecords):
     bodyStart = bodyEnd;
   }
   for (const [index, nonce] of serialized.ethereumNonces) list[index]!.accountEthereumNonce = nonce;
+  for (const [index, sigMap] of serialized.signatureMaps) list[index]!.signatureMap = sigMap;
   return list;
 }

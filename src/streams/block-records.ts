@@ -36,7 +36,15 @@ export type BlockRecord = {
   record: proto.TransactionRecord;
   /** The `ethereum_nonce` of the updated account, for a CryptoUpdate that set a delegation address. */
   accountEthereumNonce?: bigint;
+  /**
+   * The signed transaction's `SignatureMap` bytes, carried only for the transactions whose signatures are kept
+   * (`SIGNATURES_KEPT`): a block's other signatures never cross to the ingest thread.
+   */
+  signatureMap?: Uint8Array;
 };
+
+/** Transactions whose signature pairs the index keeps (the schedules group's). */
+const SIGNATURES_KEPT = new Set(["scheduleCreate", "scheduleSign"]);
 
 /** A length-delimited field of a `TransactionRecord` (its number and content), as it stands in the block. */
 export type RawField = { field: number; bytes: Uint8Array };
@@ -230,6 +238,10 @@ function transformRecord(name: string, item: Linked): BlockRecordParts {
   const outputs = tx.outputs.map((bytes) => outputOf(name, bytes));
   const output = (kind: number) => outputs.find((o) => o.kind === kind)?.bytes;
   const out: BlockRecordParts = { bodyBytes: item.bodyBytes, bodyCase: item.bodyCase, record, rawFields };
+  if (item.bodyCase !== undefined && SIGNATURES_KEPT.has(item.bodyCase)) {
+    const sigMap = signedTransactionField(tx.signedTransactionBytes, 2);
+    if (sigMap !== null) out.signatureMap = sigMap;
+  }
   const body = () => bodyOf(name, item);
   const context = () => contextOf(name, item);
   transformContractResult(name, record, outputs, tx.traces, context);

@@ -72,6 +72,8 @@ describe("the OpenAPI document", () => {
         "/api/v1/topics/messages/{consensusTimestamp}",
         "/api/v1/transactions",
         "/api/v1/transactions/{transactionIdOrHash}",
+        "/api/v1/schedules",
+        "/api/v1/schedules/{scheduleId}",
         "/health/liveness",
         "/health/readiness",
         "/api/v1/docs",
@@ -149,7 +151,7 @@ describe("matchPathTemplate", () => {
   });
 
   it("rejects paths the document does not describe", () => {
-    expect(() => matchPathTemplate("/api/v1/schedules")).toThrow(/no path/);
+    expect(() => matchPathTemplate("/api/v1/schedules/1/signatures")).toThrow(/no path/);
     expect(() => matchPathTemplate("/api/v1/tokens/1/nfts/2/transactions/3")).toThrow(/no path/);
   });
 });

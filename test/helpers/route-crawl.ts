@@ -21,6 +21,7 @@ type Transaction = {
 };
 type Account = { account: string; alias: string | null; evm_address: string | null };
 type Message = { topic_id: string; sequence_number: number; consensus_timestamp: string };
+type Schedule = { schedule_id: string; creator_account_id: string };
 
 /** Templates of the routes the crawl asks (those of `crawlIndex` included). */
 export const ROUTES_WALKED = [
@@ -58,6 +59,8 @@ export const ROUTES_WALKED = [
   "/api/v1/topics/{topicId}/messages/{sequenceNumber}",
   "/api/v1/topics/messages/{consensusTimestamp}",
   "/api/v1/topics/{topicId}",
+  "/api/v1/schedules",
+  "/api/v1/schedules/{scheduleId}",
 ] as const;
 
 const ACCOUNT_LISTS = [
@@ -179,6 +182,16 @@ export async function crawlEveryRoute(service: TestService): Promise<Answer[]> {
       await ask(service, `/api/v1/topics/${topic}/messages/${message.sequence_number}`, answers);
       await ask(service, `/api/v1/topics/messages/${message.consensus_timestamp}`, answers);
     }
+  }
+
+  const schedules = items<Schedule>(
+    await allPages(service, "/api/v1/schedules?limit=4", answers),
+    "schedules",
+  );
+  await allPages(service, "/api/v1/schedules?limit=3&order=desc", answers);
+  for (const schedule of schedules) await ask(service, `/api/v1/schedules/${schedule.schedule_id}`, answers);
+  for (const creator of new Set(schedules.map((schedule) => schedule.creator_account_id))) {
+    await allPages(service, `/api/v1/schedules?account.id=${creator}`, answers);
   }
   return answers;
 }

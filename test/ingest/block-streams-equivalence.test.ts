@@ -161,6 +161,9 @@ const CASES: Array<{
   },
   // Consensus messages: sequence numbers and running hashes from the topics' state changes.
   { scenario: "topics", compression: "gzip", layout: "flat" },
+  // Schedules: ids from the create_schedule output, executions from schedule_ref, signatures from the block's
+  // signed transactions.
+  { scenario: "schedules", compression: "zstd", layout: "flat" },
 ];
 
 /** Routes that only ever answer 400 (their would-be token id is a word): asked, never answered with data. */

@@ -27,7 +27,8 @@ export type AnchorKey =
   | "spender.id"
   | "serialnumber"
   | "timestamp"
-  | "block.number";
+  | "block.number"
+  | "schedule.id";
 
 /** Everything a list route needs to build its next link once it knows the page. */
 export interface PagingContext {
@@ -63,7 +64,8 @@ function anchorNumber(anchor: AnchorKey, value: string, config: ShardRealm): big
   switch (anchor) {
     case "token.id":
     case "account.id":
-    case "spender.id": {
+    case "spender.id":
+    case "schedule.id": {
       const parsed = parseEntityIdString(value, anchor === "token.id" ? "num-alias" : "any", config);
       return parsed.ok && parsed.id.kind === "id" ? parsed.id.encoded : null;
     }

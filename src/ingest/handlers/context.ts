@@ -7,6 +7,8 @@ export type HandlerContext = {
   item: DecodedItem;
   store: WriteStore;
   hapiVersion: HapiVersion | null;
+  /** The top-level transaction a child record follows (the one its parent consensus time names), if any. */
+  parent?: DecodedItem | undefined;
 };
 
 export type Handler = (ctx: HandlerContext) => void;

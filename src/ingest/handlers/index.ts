@@ -5,6 +5,7 @@ import { handleCryptoCreate, handleCryptoDelete, handleCryptoUpdate } from "./cr
 import { handleFileAppend, handleFileCreate, handleFileUpdate } from "./file.ts";
 import { handleCryptoDeleteAllowance, handleTokenUpdateNfts } from "./nft.ts";
 import { handleNodeCreate, handleNodeDelete, handleNodeUpdate } from "./node.ts";
+import { handleScheduleCreate, handleScheduleDelete, handleScheduleSign } from "./schedule.ts";
 import { handleNodeStakeUpdate } from "./stake.ts";
 import {
   handleTokenBurnOrWipe,
@@ -70,4 +71,7 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   consensusUpdateTopic: handleConsensusUpdateTopic,
   consensusDeleteTopic: handleConsensusDeleteTopic,
   consensusSubmitMessage: handleConsensusSubmitMessage,
+  scheduleCreate: handleScheduleCreate,
+  scheduleSign: handleScheduleSign,
+  scheduleDelete: handleScheduleDelete,
 };

@@ -32,7 +32,8 @@ export type ValueKind =
   | "creditDebit"
   | "transactionIdOrHash"
   | "nonce"
-  | "scheduled";
+  | "scheduled"
+  | "scheduleId";
 
 /**
  * - `node`: `{"_status":{"messages":[{"message":"..."}]}}` (tokens, blocks: the Node mirror node);
@@ -63,7 +64,8 @@ export type FuzzScenario =
   | "account-relations"
   | "accounts"
   | "topics"
-  | "transactions";
+  | "transactions"
+  | "schedules";
 
 const pages = { limit: "limit", order: "order" } as const;
 const balances = {
@@ -347,6 +349,20 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
     errorStyle: "node",
     scenario: "topics",
     pathParams: { consensusTimestamp: "timestamp" },
+    query: {},
+  },
+  {
+    path: "/api/v1/schedules",
+    errorStyle: "node",
+    scenario: "schedules",
+    pathParams: {},
+    query: { "account.id": "accountId", "schedule.id": "scheduleId", ...pages },
+  },
+  {
+    path: "/api/v1/schedules/{scheduleId}",
+    errorStyle: "node",
+    scenario: "schedules",
+    pathParams: { scheduleId: "scheduleId" },
     query: {},
   },
 ];

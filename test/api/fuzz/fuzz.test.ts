@@ -28,6 +28,7 @@ const scenarios = {
   accounts: useScenario("accounts"),
   topics: useScenario("topics"),
   transactions: useScenario("transactions"),
+  schedules: useScenario("schedules"),
 } satisfies Record<FuzzScenario, unknown>;
 
 function decodes(path: string): boolean {

@@ -154,6 +154,9 @@ function ledgerValues(ledger: ExpectedLedger) {
       return spellings;
     }),
     topicIds: ledger.steps.filter((s) => s.type === "consensusCreateTopic").map((s) => s.entityId ?? "0.0.1"),
+    scheduleIds: ledger.steps
+      .filter((s) => s.type === "scheduleCreate" && s.entityId !== undefined)
+      .map((s) => s.entityId!),
     transactionIds: ledger.steps
       .map((s) => (s as { transactionId?: string }).transactionId)
       .filter((id): id is string => id !== undefined),
@@ -262,6 +265,14 @@ export function valueArbitrary(
           .constantFrom(...(v.topicIds.length > 0 ? v.topicIds : v.accountIds))
           .chain((id) => fc.constantFrom(id, id.split(".")[2]!, `0.${id.split(".")[2]!}`)),
         fc.oneof(fc.constantFrom(...BOUNDARY_IDS, "-1", "-9223372036854775808"), numbers),
+      );
+    case "scheduleId":
+      // The scenario's schedules (and the first account when it has none), in every spelling the path takes.
+      return pick(
+        fc
+          .constantFrom(...(v.scheduleIds.length > 0 ? v.scheduleIds : v.accountIds))
+          .chain((id) => fc.constantFrom(id, id.split(".")[2]!, `0.${id.split(".")[2]!}`)),
+        fc.oneof(fc.constantFrom(...BOUNDARY_IDS, "-1", "0.7.8.9", "0x1"), numbers),
       );
     case "sequenceNumber":
       return pick(fc.integer({ min: 1, max: 40 }).map(String), numbers);
