@@ -437,7 +437,23 @@ describe("the demo passes the monitor's token probes (run when token.tokenId is 
 describe("the demo's schedules for the monitor's schedule probe", () => {
   // The demo holds four schedules (executed at signing, executed at creation, deleted, pending); the probe
   // asks `/schedules?limit=2` (exactly two) and then `/schedules/{the greatest schedule_id}`.
-  it.todo("lists two schedules and looks the greatest up (the schedules group is not served yet)");
+  it("lists two schedules and looks the greatest up", async () => {
+    const schedules = await list("/schedules", { limit: 2 }, "schedules", 2);
+    expectFields(schedules[0], [
+      "admin_key",
+      "consensus_timestamp",
+      "creator_account_id",
+      "deleted",
+      "executed_timestamp",
+      "memo",
+      "payer_account_id",
+      "schedule_id",
+      "signatures",
+      "transaction_body",
+    ]);
+    const highest = maxString(schedules.map((s) => s.schedule_id as string));
+    expect((await get(`/schedules/${highest}`)).schedule_id).toBe(highest);
+  });
 });
 
 describe("the monitor's contract probes", () => {
