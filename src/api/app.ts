@@ -16,9 +16,11 @@ import { blockRoutes } from "./routes/blocks.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { feeEstimatePost } from "./routes/fee-estimate.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { hookRoutes } from "./routes/hooks.ts";
 import { networkRoutes } from "./routes/network.ts";
 import { networkSupplyRoutes } from "./routes/network-supply.ts";
 import { nftRoutes } from "./routes/nfts.ts";
+import { registeredNodeRoutes } from "./routes/registered-nodes.ts";
 import type { RouteDef } from "./routes/route-table.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
@@ -70,11 +72,13 @@ export function apiRoutes(): RouteDef[] {
     ...blockRoutes(),
     ...networkRoutes(feeEstimatePost()),
     ...networkSupplyRoutes(),
+    ...registeredNodeRoutes(),
     ...transactionRoutes(),
     ...accountRoutes(),
     ...balanceRoutes(),
     ...accountRelationRoutes(),
     ...accountJavaListRoutes(),
+    ...hookRoutes(),
     ...topicRoutes(),
   ];
 }

@@ -9,6 +9,7 @@ import type { Db } from "./db.ts";
 import { createEntityExists } from "./entity-exists.ts";
 import { createFeeFactQueries, type FeeFactQueries } from "./fee-facts.ts";
 import { createHbarQueries, type HbarQueries } from "./hbar-balances.ts";
+import { createHookQueries, type HookQueries } from "./hooks.ts";
 import { createNetworkQueries, type NetworkQueries } from "./network.ts";
 import { createNftQueries, type NftQueries } from "./nfts.ts";
 import { createStakingRewardQueries, type StakingRewardQueries } from "./staking-rewards.ts";
@@ -44,6 +45,8 @@ export type ReadStore = {
   airdrops: AirdropQueries;
   stakingRewards: StakingRewardQueries;
   topics: TopicQueries;
+  /** Hooks, hook storage and registered nodes. */
+  hooks: HookQueries;
 };
 
 /** Every read query the API uses, prepared on the read-only connection; list queries share one bounded cache. */
@@ -69,5 +72,6 @@ export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENT
     airdrops: createAirdropQueries(db, statements),
     stakingRewards: createStakingRewardQueries(db, statements),
     topics: createTopicQueries(db, statements),
+    hooks: createHookQueries(db, statements),
   };
 }

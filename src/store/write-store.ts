@@ -2,6 +2,7 @@ import { type AccountRelationWrites, createAccountRelationWrites } from "./accou
 import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
 import { createHbarLedger, type HbarLedger } from "./hbar-ledger.ts";
+import { createHookWrites, type HookWrites } from "./hook-writes.ts";
 import { createNetworkWrites, type NetworkWrites } from "./network-writes.ts";
 import { createTopicMessageWrites, type TopicMessageWrites } from "./topic-writes.ts";
 import { createTransactionWrites, type TransactionIndexRow } from "./transaction-writes.ts";
@@ -57,6 +58,8 @@ export type WriteStore = {
   accountRelations: AccountRelationWrites;
   /** Consensus messages (migration 0030-topic-messages). */
   topicMessages: TopicMessageWrites;
+  /** Hooks, their storage, and registered nodes (migrations 0120-…). */
+  hooks: HookWrites;
   insertRecordFile(row: RecordFileRow): void;
   /** The proof of a block stream block (recorded unverified: TSS signatures cannot be checked in Node yet). */
   insertBlockProof(row: { number: bigint; kind: string; verified: boolean }): void;
@@ -196,6 +199,7 @@ export function createWriteStore(db: Db): WriteStore {
     ],
   );
   const topicMessages = createTopicMessageWrites(db);
+  const hooks = createHookWrites(db);
 
   const insertRecordFile = db.prepare(
     `INSERT INTO record_file (number, name, version, hapi_major, hapi_minor, hapi_patch, hash, previous_hash,
@@ -263,6 +267,7 @@ export function createWriteStore(db: Db): WriteStore {
     topic,
     accountRelations,
     topicMessages,
+    hooks,
     insertRecordFile: (row) => insertRecordFile.run(row),
     insertBlockProof: (row) => insertBlockProof.run(row.number, row.kind, row.verified ? 1 : 0),
     setCursor: (row) => setCursor.run(row),
@@ -309,6 +314,7 @@ export function createWriteStore(db: Db): WriteStore {
       for (const batch of [tokenTransfers, nftTransfers, balanceHistory, topicMessages]) batch.flush();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.flush();
       accountRelations.flush();
+      hooks.flush();
       hbar.flush();
     },
     reset() {
@@ -317,6 +323,7 @@ export function createWriteStore(db: Db): WriteStore {
       for (const batch of [tokenTransfers, nftTransfers, balanceHistory, topicMessages]) batch.clear();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.reset();
       accountRelations.reset();
+      hooks.reset();
       hbar.reset();
     },
   };

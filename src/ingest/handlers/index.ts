@@ -5,6 +5,11 @@ import { handleCryptoCreate, handleCryptoDelete, handleCryptoUpdate } from "./cr
 import { handleFileAppend, handleFileCreate, handleFileUpdate } from "./file.ts";
 import { handleCryptoDeleteAllowance, handleTokenUpdateNfts } from "./nft.ts";
 import { handleNodeCreate, handleNodeDelete, handleNodeUpdate } from "./node.ts";
+import {
+  handleRegisteredNodeCreate,
+  handleRegisteredNodeDelete,
+  handleRegisteredNodeUpdate,
+} from "./registered-node.ts";
 import { handleNodeStakeUpdate } from "./stake.ts";
 import {
   handleTokenBurnOrWipe,
@@ -66,6 +71,9 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   nodeUpdate: handleNodeUpdate,
   nodeDelete: handleNodeDelete,
   nodeStakeUpdate: handleNodeStakeUpdate,
+  registeredNodeCreate: handleRegisteredNodeCreate,
+  registeredNodeUpdate: handleRegisteredNodeUpdate,
+  registeredNodeDelete: handleRegisteredNodeDelete,
   consensusCreateTopic: handleConsensusCreateTopic,
   consensusUpdateTopic: handleConsensusUpdateTopic,
   consensusDeleteTopic: handleConsensusDeleteTopic,
