@@ -28,6 +28,7 @@ const scenarios = {
   accounts: useScenario("accounts"),
   topics: useScenario("topics"),
   transactions: useScenario("transactions"),
+  "hooks-and-registered-nodes": useScenario("hooks-and-registered-nodes"),
 } satisfies Record<FuzzScenario, unknown>;
 
 function decodes(path: string): boolean {
