@@ -161,6 +161,8 @@ const CASES: Array<{
   },
   // Consensus messages: sequence numbers and running hashes from the topics' state changes.
   { scenario: "topics", compression: "gzip", layout: "flat" },
+  // Hooks and their storage; registered nodes, whose ids blocks carry in state changes (state id 56).
+  { scenario: "hooks-and-registered-nodes", compression: "gzip", layout: "flat" },
 ];
 
 /** Routes that only ever answer 400 (their would-be token id is a word): asked, never answered with data. */
