@@ -123,6 +123,7 @@ describe("GET /api/v1/accounts/{id}/hooks", () => {
     expect(await detail(`${base}?limit=101`)).toEqual(["limit must be less than or equal to 100"]);
     expect(await detail(`${base}?limit=abc`)).toEqual(["Failed to convert 'limit'"]);
     expect(await detail(`${base}?order=foo`)).toEqual(["Failed to convert 'order'"]);
+    expect(await detail(`${base}?order=%20asc`)).toEqual(["Failed to convert 'order'"]);
     for (const value of ["lt:abc", "foo:123", "lte123", "gt=123", "gte::123"]) {
       expect(await detail(`${base}?hook.id=${value}`)).toEqual(["Failed to convert 'hook.id'"]);
     }

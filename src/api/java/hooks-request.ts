@@ -21,7 +21,6 @@ import {
   type Order,
   parseJavaInt,
   readFirst,
-  readOrderParam,
   type TimestampBounds,
   timestampBounds,
 } from "./params.ts";
@@ -71,6 +70,15 @@ function readLimit(query: JavaQuery): number {
   return limit;
 }
 
+/** `order` as the hooks controller converts it: `asc`/`desc` in any case, surrounding blanks not allowed. */
+function readStrictOrder(query: JavaQuery, fallback: Order): Order {
+  const text = readFirst(query, "order");
+  if (text === undefined) return fallback;
+  const lower = text.toLowerCase();
+  if (lower !== "asc" && lower !== "desc") throw failedToConvert("order");
+  return lower;
+}
+
 export type HooksRequest = {
   owner: AccountRef;
   ids: KeyRange<bigint>;
@@ -84,7 +92,7 @@ export function readHooksRequest(ownerText: string, query: JavaQuery): HooksRequ
   const owner = parseHookOwner(ownerText);
   const params = readRangeParams(query, "hook.id", "number");
   const limit = readLimit(query);
-  const order = readOrderParam(query, "order", "desc");
+  const order = readStrictOrder(query, "desc");
   const violations = new Violations();
   violations.add(params.length > MAX_IDS, `hookId size must be between 0 and ${MAX_IDS}`);
   violations.limit(limit);
@@ -150,7 +158,7 @@ export function readHookStorageRequest(
   });
   const timestamps = convertTimestamps(query);
   const limit = readLimit(query);
-  const order = readOrderParam(query, "order", "asc");
+  const order = readStrictOrder(query, "asc");
   const violations = new Violations();
   violations.add(hookId < 0n, "hookId must be greater than or equal to 0");
   violations.add(keyParams.length > MAX_IDS, `keys size must be between 0 and ${MAX_IDS}`);
