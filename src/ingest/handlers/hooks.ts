@@ -21,7 +21,8 @@ type StorageUpdate = NonNullable<NonNullable<proto.ITransactionBody["hookStore"]
 export const ACCOUNT_ALLOWANCE_HOOK = 0n;
 export const EVM_HOOK = 0n;
 
-type HookBody = { creations: readonly HookCreation[]; deletions: readonly unknown[]; owner: bigint | null };
+type HookId = Parameters<typeof toBigInt>[0];
+type HookBody = { creations: readonly HookCreation[]; deletions: readonly HookId[]; owner: bigint | null };
 
 /** The owner, creations and deletions a successful body carries, or null for bodies without hooks. */
 function hookBody({ item }: HandlerContext): HookBody | null {
@@ -78,7 +79,7 @@ export function applyHookChanges(ctx: HandlerContext): void {
   const owner = body.owner;
   const t = item.consensusNs;
   for (const id of body.deletions) {
-    const key = [owner, toBigInt(id as Parameters<typeof toBigInt>[0])];
+    const key = [owner, toBigInt(id)];
     const current = store.hooks.hooks.current(key);
     // A hook the index never saw: a row of what the deletion says, with upstream's defaults.
     store.hooks.hooks.create(key, t, {
