@@ -57,6 +57,13 @@ export type Config = {
    * firewalled apart. Unset: `/metrics` is on the public port.
    */
   metricsPort?: number;
+  /**
+   * A second port (same host; 0: any free port) serving the paths upstream serves from its Java service
+   * (`/api/v1/network/*`, the Java account lists and hooks, `/api/v1/topics/{id}`), where the official SDKs look
+   * for them on a local network (8084). Unset: no second listener. The CLI defaults it to 8084 with the default
+   * host.
+   */
+  javaPort?: number;
 };
 
 /** The public mirror node's REST statement timeout (`hiero.mirror.rest.db.pool.statementTimeout`). */
@@ -95,6 +102,7 @@ const schema = {
     queryTimeoutMs: { type: "integer", minimum: 1, maximum: 3600000 },
     maxFileMb: { type: "integer", minimum: 1, maximum: 2047 },
     metricsPort: { type: "integer", minimum: 0, maximum: 65535 },
+    javaPort: { type: "integer", minimum: 0, maximum: 65535 },
   },
 } as const;
 

@@ -43,6 +43,9 @@ export async function startMirrorlite(
       "--log-level",
       "warn",
       "--no-wait-signatures",
+      // No second listener on 8084: benches run side by side.
+      "--java-port",
+      "0",
       ...extraArgs,
     ],
     { stdio: ["ignore", "inherit", "inherit"] },

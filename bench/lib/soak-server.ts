@@ -25,6 +25,8 @@ const command = parseCommand(
     "--no-wait-signatures",
     "--log-level",
     "warn",
+    "--java-port",
+    "0",
   ],
   {},
 );

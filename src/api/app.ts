@@ -16,9 +16,11 @@ import { blockRoutes } from "./routes/blocks.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { feeEstimatePost } from "./routes/fee-estimate.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { hookRoutes } from "./routes/hooks.ts";
 import { networkRoutes } from "./routes/network.ts";
 import { networkSupplyRoutes } from "./routes/network-supply.ts";
 import { nftRoutes } from "./routes/nfts.ts";
+import { registeredNodeRoutes } from "./routes/registered-nodes.ts";
 import type { RouteDef } from "./routes/route-table.ts";
 import { scheduleRoutes } from "./routes/schedules.ts";
 import { tokenListRoutes } from "./routes/token-lists.ts";
@@ -53,6 +55,11 @@ export type App = {
   /** The `node:http` request listener: the front, which hands Express what the route table does not serve. */
   listener: RequestListener;
   express: Express;
+  /**
+   * The listener of the second port (`--java-port`): the routes upstream serves from its Java service (the
+   * `java` style ones, POST `/network/fees` included), sharing the response cache; the rest as on the first.
+   */
+  javaListener: RequestListener;
   /** The routes the front serves itself, in matching order (also for documentation and metrics). */
   routes: readonly RouteDef[];
   cache: ResponseCache;
@@ -71,11 +78,13 @@ export function apiRoutes(): RouteDef[] {
     ...blockRoutes(),
     ...networkRoutes(feeEstimatePost()),
     ...networkSupplyRoutes(),
+    ...registeredNodeRoutes(),
     ...transactionRoutes(),
     ...accountRoutes(),
     ...balanceRoutes(),
     ...accountRelationRoutes(),
     ...accountJavaListRoutes(),
+    ...hookRoutes(),
     ...topicRoutes(),
     ...scheduleRoutes(),
   ];
@@ -106,15 +115,18 @@ export function createApp(deps: AppDeps): App {
   const metrics = deps.metrics;
   const observe = deps.observe ?? (metrics === undefined ? undefined : (e) => metrics.observeRequest(e));
   const cache = createResponseCache(deps.cache);
-  const listener = createFront({
-    routes,
-    reads,
-    cache,
-    generation,
-    listStaleMs: deps.listCacheMaxStaleMs ?? 1000,
-    fallback: app,
-    log,
-    ...(observe === undefined ? {} : { observe }),
-  });
-  return { listener, express: app, routes, cache };
+  const front = (served: readonly RouteDef[]) =>
+    createFront({
+      routes: served,
+      reads,
+      cache,
+      generation,
+      listStaleMs: deps.listCacheMaxStaleMs ?? 1000,
+      fallback: app,
+      log,
+      ...(observe === undefined ? {} : { observe }),
+    });
+  const listener = front(routes);
+  const javaListener = front(routes.filter((route) => route.style === "java"));
+  return { listener, javaListener, express: app, routes, cache };
 }

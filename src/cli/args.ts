@@ -57,6 +57,9 @@ ${COMMON_OPTIONS.replace("a node's record stream folder (…/record0.0.3)", "a n
   --query-timeout-ms MS       MIRRORLITE_QUERY_TIMEOUT_MS  a query running longer answers 503 and its thread
                                                       is replaced (20000)
   --metrics-port N            MIRRORLITE_METRICS_PORT serve /metrics on this port instead of --port (unset)
+  --java-port N               MIRRORLITE_JAVA_PORT    also serve the Java-service paths (/network/*, hooks…)
+                                                      here, as SDKs expect on 8084; 0: off (8084 with the
+                                                      default host, else off)
 
 SIGTERM or SIGINT stops cleanly within 10 s (a file being applied is rolled back, never half applied);
 a second signal exits at once.`;
@@ -72,6 +75,8 @@ ${COMMON_OPTIONS}
   --db FILE                   MIRRORLITE_DB           the SQLite index (required)`;
 
 /** Flags and environment → a validated command. Throws ConfigError naming every problem. */
+const DEFAULT_HOST = "127.0.0.1";
+
 export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
   const [name, ...rest] = argv;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
@@ -105,6 +110,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "query-timeout-ms": { type: "string" },
         "max-file-mb": { type: "string" },
         "metrics-port": { type: "string" },
+        "java-port": { type: "string" },
       },
     }));
   } catch (error) {
@@ -144,6 +150,10 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   const maxFileMb = maxFileText === undefined ? undefined : integer(maxFileText, "max-file-mb", problems);
   const metricsText = option("metrics-port", "MIRRORLITE_METRICS_PORT");
   const metricsPort = metricsText === undefined ? undefined : integer(metricsText, "metrics-port", problems);
+  const host = option("host", "MIRRORLITE_HOST") ?? DEFAULT_HOST;
+  // The SDKs send a local mirror's Java-service queries to 8084: listen there unless told otherwise (0: off).
+  const javaText = option("java-port", "MIRRORLITE_JAVA_PORT") ?? (host === DEFAULT_HOST ? "8084" : "0");
+  const javaPort = integer(javaText, "java-port", problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({
     // The bundled demo is a throwaway: index it in memory unless told otherwise.
@@ -151,7 +161,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     blocksDir: blocks ?? null,
     db: db ?? (ownStream ? "./mirrorlite.db" : ":memory:"),
     port,
-    host: option("host", "MIRRORLITE_HOST") ?? "127.0.0.1",
+    host,
     logLevel: (option("log-level", "MIRRORLITE_LOG_LEVEL") ?? "info") as LogLevel,
     waitSignatures: values["no-wait-signatures"] !== true,
     verifySignatures: (values["verify-signatures"] as string | undefined) ?? null,
@@ -169,6 +179,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     ...(queryTimeoutMs === undefined ? {} : { queryTimeoutMs }),
     ...(maxFileMb === undefined ? {} : { maxFileMb }),
     ...(metricsPort === undefined ? {} : { metricsPort }),
+    ...(javaPort === 0 ? {} : { javaPort }),
   });
   return { name, config };
 }

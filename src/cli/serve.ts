@@ -19,6 +19,8 @@ export type RunningService = {
   server: Server;
   /** The port `/metrics` is served on when `--metrics-port` is given (else it is on `port`). */
   metricsPort: number | null;
+  /** The second port, serving the Java-service paths (`--java-port`), or null when off. */
+  javaPort: number | null;
   ingest: IngestService;
   /** The read workers answering API requests. */
   reads: ReadPool;
@@ -74,6 +76,9 @@ export async function startService(
   let reads: ReadPool | undefined;
   let listening: { server: Server; port: number };
   let metricsListening: { server: Server; port: number } | null = null;
+  let javaListening: { server: Server; port: number } | null = null;
+  /** The main listener once bound (closed again if a later listener fails). */
+  let mainListening: { server: Server; port: number } | null = null;
   try {
     try {
       await ingest.dbReady;
@@ -120,8 +125,17 @@ export async function startService(
     listening = await bound("port", config.host, config.port, () =>
       listen(app.listener, config.host, config.port),
     );
+    mainListening = listening;
+    if (config.javaPort !== undefined) {
+      const javaPort = config.javaPort;
+      javaListening = await bound("java port", config.host, javaPort, () =>
+        listen(app.javaListener, config.host, javaPort),
+      );
+    }
   } catch (error) {
     metricsListening?.server.close();
+    javaListening?.server.close();
+    mainListening?.server.close();
     await Promise.all([ingest.stop(), reads?.close()]);
     lock.release();
     location.dispose();
@@ -130,6 +144,7 @@ export async function startService(
   const { server, port } = listening;
   const pool = reads;
   const metricsPort = metricsListening?.port ?? null;
+  const javaPort = javaListening?.port ?? null;
   log.info(
     {
       host: config.host,
@@ -138,6 +153,7 @@ export async function startService(
       db: config.db,
       readWorkers: pool.stats().workers,
       ...(metricsPort === null ? {} : { metricsPort }),
+      ...(javaPort === null ? {} : { javaPort }),
     },
     "serving the mirror node API",
   );
@@ -149,9 +165,10 @@ export async function startService(
       // Idle keep-alive connections would hold close() open; busy ones finish their request first.
       server.closeIdleConnections();
       const deadline = setTimeout(() => server.closeAllConnections(), drainMs);
-      if (metricsListening !== null) {
-        metricsListening.server.close();
-        metricsListening.server.closeAllConnections();
+      for (const other of [metricsListening, javaListening]) {
+        if (other === null) continue;
+        other.server.close();
+        other.server.closeAllConnections();
       }
       await Promise.all([
         drained.finally(() => clearTimeout(deadline)).then(() => pool.close()),
@@ -162,7 +179,7 @@ export async function startService(
     })();
     return stopping;
   };
-  return { port, server, ingest, reads: pool, metricsPort, stop };
+  return { port, server, ingest, reads: pool, metricsPort, javaPort, stop };
 }
 
 /** Binds a listener, turning a failure into the one line a start-up failure is: `port 5551 on … is in use`. */

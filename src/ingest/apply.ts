@@ -8,6 +8,7 @@ import type { HapiVersion, RecordFile } from "../streams/types.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord, decodeItem } from "./decode.ts";
 import { applyAccountFacts } from "./handlers/account-facts.ts";
 import { applyHbarTransfers } from "./handlers/hbar-transfers.ts";
+import { applyHookChanges } from "./handlers/hooks.ts";
 import { HANDLERS } from "./handlers/index.ts";
 import { applyRecordRelations } from "./handlers/record-relations.ts";
 import { applyScheduleExecution } from "./handlers/schedule.ts";
@@ -180,6 +181,7 @@ function applyItem(
   const transfers = indexTransaction(ctx);
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
   applyScheduleExecution(ctx);
+  applyHookChanges(ctx);
   applyAccountFacts(ctx);
   applyRecordTransfers(ctx);
   applyHbarTransfers(ctx, transfers);

@@ -3,6 +3,7 @@ import { ACCOUNT_RELATIONS_MIGRATIONS } from "./migrations/account-relations.ts"
 import { ACCOUNTS_MIGRATIONS } from "./migrations/accounts.ts";
 import { BLOCK_STREAMS_MIGRATIONS } from "./migrations/block-streams.ts";
 import { HARDENING_MIGRATIONS } from "./migrations/hardening.ts";
+import { HOOKS_AND_REGISTERED_NODES_MIGRATIONS } from "./migrations/hooks-and-registered-nodes.ts";
 import { READ_PATH_MIGRATIONS } from "./migrations/read-path.ts";
 import { SCHEDULES_MIGRATIONS } from "./migrations/schedules.ts";
 import { TOPIC_MESSAGES_MIGRATIONS } from "./migrations/topic-messages.ts";
@@ -369,6 +370,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...HARDENING_MIGRATIONS,
   ...READ_PATH_MIGRATIONS,
   ...SCHEDULES_MIGRATIONS,
+  ...HOOKS_AND_REGISTERED_NODES_MIGRATIONS,
 ].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 export function migrate(db: Db): void {

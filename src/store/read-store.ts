@@ -9,6 +9,7 @@ import type { Db } from "./db.ts";
 import { createEntityExists } from "./entity-exists.ts";
 import { createFeeFactQueries, type FeeFactQueries } from "./fee-facts.ts";
 import { createHbarQueries, type HbarQueries } from "./hbar-balances.ts";
+import { createHookQueries, type HookQueries } from "./hooks.ts";
 import { createNetworkQueries, type NetworkQueries } from "./network.ts";
 import { createNftQueries, type NftQueries } from "./nfts.ts";
 import { createScheduleQueries, type ScheduleQueries } from "./schedules.ts";
@@ -46,6 +47,8 @@ export type ReadStore = {
   stakingRewards: StakingRewardQueries;
   topics: TopicQueries;
   schedules: ScheduleQueries;
+  /** Hooks, hook storage and registered nodes. */
+  hooks: HookQueries;
 };
 
 /** Every read query the API uses, prepared on the read-only connection; list queries share one bounded cache. */
@@ -72,5 +75,6 @@ export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENT
     stakingRewards: createStakingRewardQueries(db, statements),
     topics: createTopicQueries(db, statements),
     schedules: createScheduleQueries(db, statements),
+    hooks: createHookQueries(db, statements),
   };
 }

@@ -2,6 +2,7 @@ import { type AccountRelationWrites, createAccountRelationWrites } from "./accou
 import { createBatchInsert } from "./batch-insert.ts";
 import type { Db } from "./db.ts";
 import { createHbarLedger, type HbarLedger } from "./hbar-ledger.ts";
+import { createHookWrites, type HookWrites } from "./hook-writes.ts";
 import { createNetworkWrites, type NetworkWrites } from "./network-writes.ts";
 import { createScheduleWrites, type ScheduleWrites } from "./schedule-writes.ts";
 import { createTopicMessageWrites, type TopicMessageWrites } from "./topic-writes.ts";
@@ -60,6 +61,8 @@ export type WriteStore = {
   topicMessages: TopicMessageWrites;
   /** Schedules and the signatures they collect. */
   schedules: ScheduleWrites;
+  /** Hooks, their storage, and registered nodes (migrations 0120-…). */
+  hooks: HookWrites;
   insertRecordFile(row: RecordFileRow): void;
   /** The proof of a block stream block (recorded unverified: TSS signatures cannot be checked in Node yet). */
   insertBlockProof(row: { number: bigint; kind: string; verified: boolean }): void;
@@ -200,6 +203,7 @@ export function createWriteStore(db: Db): WriteStore {
   );
   const topicMessages = createTopicMessageWrites(db);
   const schedules = createScheduleWrites(db);
+  const hooks = createHookWrites(db);
 
   const insertRecordFile = db.prepare(
     `INSERT INTO record_file (number, name, version, hapi_major, hapi_minor, hapi_patch, hash, previous_hash,
@@ -268,6 +272,7 @@ export function createWriteStore(db: Db): WriteStore {
     accountRelations,
     topicMessages,
     schedules,
+    hooks,
     insertRecordFile: (row) => insertRecordFile.run(row),
     insertBlockProof: (row) => insertBlockProof.run(row.number, row.kind, row.verified ? 1 : 0),
     setCursor: (row) => setCursor.run(row),
@@ -315,6 +320,7 @@ export function createWriteStore(db: Db): WriteStore {
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.flush();
       accountRelations.flush();
       schedules.flush();
+      hooks.flush();
       hbar.flush();
     },
     reset() {
@@ -324,6 +330,7 @@ export function createWriteStore(db: Db): WriteStore {
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.reset();
       accountRelations.reset();
       schedules.reset();
+      hooks.reset();
       hbar.reset();
     },
   };

@@ -91,6 +91,7 @@ export const STATE = {
   valueNode: 14,
   valuePendingAirdrop: 15,
   keyPendingAirdropId: 14,
+  keyNodeId: 21,
 } as const;
 
 /** `StateIdentifier` values read (state ids are plain integers on the wire). */
@@ -101,6 +102,8 @@ export const STATE_ID = {
   nodes: 20,
   topics: 21,
   pendingAirdrops: 25,
+  /** `AddressBookService.REGISTERED_NODES` (HIP-1137). */
+  registeredNodes: 56,
 } as const;
 
 /** `TraceData.data` members (EVM trace data, submit message trace data), and `SubmitMessageTraceData`. */

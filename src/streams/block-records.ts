@@ -356,6 +356,12 @@ function transformRecord(name: string, item: Linked): BlockRecordParts {
       receipt.nodeId = toLong(nodeId, true);
       break;
     }
+    case "registeredNodeCreate": {
+      // Without the id in state changes upstream skips the create; an absent receipt field does the same here.
+      const id = context().newRegisteredNodeId();
+      if (id !== undefined) receipt.registeredNodeId = toLong(id, true);
+      break;
+    }
     case "scheduleSign": {
       const bytes = output(OUTPUT.signSchedule);
       const scheduled = bytes === undefined ? undefined : decodeFields(name, bytes).get(1);

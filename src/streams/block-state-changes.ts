@@ -38,6 +38,7 @@ export class StateChangeContext {
   private contractIdsByAlias: Map<string, proto.IContractID> | undefined;
   private fileIds: proto.FileID[] | undefined;
   private nodeIds: bigint[] | undefined;
+  private registeredNodeIds: bigint[] | undefined;
   private tokenIds: proto.TokenID[] | undefined;
   private tokenSupplies: Map<string, bigint> | undefined;
   private topicIds: proto.TopicID[] | undefined;
@@ -56,6 +57,7 @@ export class StateChangeContext {
     }
     this.fileIds?.sort(byNum("fileNum") as never);
     this.nodeIds?.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.registeredNodeIds?.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     this.tokenIds?.sort(byNum("tokenNum") as never);
     this.topicIds?.sort(byNum("topicNum") as never);
   }
@@ -80,6 +82,10 @@ export class StateChangeContext {
 
   newNodeId(): bigint | undefined {
     return this.nodeIds?.pop();
+  }
+
+  newRegisteredNodeId(): bigint | undefined {
+    return this.registeredNodeIds?.pop();
   }
 
   newTokenId(): proto.TokenID | undefined {
@@ -151,6 +157,14 @@ export class StateChangeContext {
       case STATE_ID.nodes: {
         const bytes = keyMember(STATE.keyEntityNumber);
         if (bytes !== undefined) this.nodeIds = appended(this.nodeIds, readUInt64Value(name, bytes));
+        break;
+      }
+      case STATE_ID.registeredNodes: {
+        // Real blocks key a registered node by entity_number_key; node_id_key ({1 id}) is the older reading.
+        const bytes = keyMember(STATE.keyEntityNumber) ?? keyMember(STATE.keyNodeId);
+        if (bytes !== undefined) {
+          this.registeredNodeIds = appended(this.registeredNodeIds, readUInt64Value(name, bytes));
+        }
         break;
       }
       case STATE_ID.tokens: {

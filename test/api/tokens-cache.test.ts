@@ -391,6 +391,8 @@ describe("--list-cache-ms", () => {
         "silent",
         "--poll-ms",
         "50",
+        "--java-port",
+        "0",
       ].concat(["--list-cache-ms", listCacheMs]),
       {},
     );

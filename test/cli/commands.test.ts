@@ -32,6 +32,7 @@ describe("mirrorlite --version and --help", () => {
       ["--worker-heap-mb MB", "MIRRORLITE_WORKER_HEAP_MB"],
       ["--max-file-mb MB", "MIRRORLITE_MAX_FILE_MB"],
       ["--metrics-port N", "MIRRORLITE_METRICS_PORT"],
+      ["--java-port N", "MIRRORLITE_JAVA_PORT"],
     ]) {
       const line = serve.stdout.split("\n").find((l) => l.trimStart().startsWith(`${flag} `));
       expect(line, flag).toContain(variable);

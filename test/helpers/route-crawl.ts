@@ -40,6 +40,7 @@ export const ROUTES_WALKED = [
   "/api/v1/network/exchangerate",
   "/api/v1/network/fees",
   "/api/v1/network/nodes",
+  "/api/v1/network/registered-nodes",
   "/api/v1/network/stake",
   "/api/v1/network/supply",
   "/api/v1/transactions",
@@ -55,6 +56,8 @@ export const ROUTES_WALKED = [
   "/api/v1/accounts/{idOrAliasOrEvmAddress}/allowances/nfts",
   "/api/v1/accounts/{idOrAliasOrEvmAddress}/airdrops/outstanding",
   "/api/v1/accounts/{idOrAliasOrEvmAddress}/airdrops/pending",
+  "/api/v1/accounts/{idOrAliasOrEvmAddress}/hooks",
+  "/api/v1/accounts/{idOrAliasOrEvmAddress}/hooks/{hookId}/storage",
   "/api/v1/topics/{topicId}/messages",
   "/api/v1/topics/{topicId}/messages/{sequenceNumber}",
   "/api/v1/topics/messages/{consensusTimestamp}",
@@ -72,6 +75,7 @@ const ACCOUNT_LISTS = [
   "allowances/nfts",
   "airdrops/outstanding",
   "airdrops/pending",
+  "hooks",
 ];
 
 function items<T>(pages: unknown[], key: string): T[] {
@@ -105,6 +109,8 @@ export async function crawlEveryRoute(service: TestService): Promise<Answer[]> {
     "/api/v1/network/nodes?limit=2&order=desc",
     "/api/v1/network/stake",
     "/api/v1/network/supply",
+    "/api/v1/network/registered-nodes",
+    "/api/v1/network/registered-nodes?limit=1&order=desc",
     ...instants.flatMap((t) => [
       `/api/v1/network/exchangerate?timestamp=lte:${t}`,
       `/api/v1/network/supply?timestamp=lte:${t}`,
@@ -152,6 +158,17 @@ export async function crawlEveryRoute(service: TestService): Promise<Answer[]> {
       await ask(service, `/api/v1/accounts/${account.evm_address}?limit=3`, answers);
     for (const list of ACCOUNT_LISTS)
       await allPages(service, `/api/v1/accounts/${id}/${list}?limit=50`, answers);
+  }
+  // Each hook's storage, current and as of the instants (hooks come from the accounts' hook lists).
+  type Hook = { hook_id: number; owner_id: string };
+  const hooks = items<Hook>(
+    answers.filter((a) => /^\/api\/v1\/accounts\/[^/]+\/hooks\?/.test(a.path)).map((a) => a.body),
+    "hooks",
+  );
+  for (const hook of hooks) {
+    const storage = `/api/v1/accounts/${hook.owner_id}/hooks/${hook.hook_id}/storage`;
+    await allPages(service, `${storage}?limit=2`, answers);
+    for (const t of instants) await allPages(service, `${storage}?timestamp=lte:${t}&limit=50`, answers);
   }
   for (const account of sample(accounts, 8)) {
     for (const t of instants) {

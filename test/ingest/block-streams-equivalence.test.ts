@@ -164,6 +164,8 @@ const CASES: Array<{
   // Schedules: ids from the create_schedule output, executions from schedule_ref, signatures from the block's
   // signed transactions.
   { scenario: "schedules", compression: "zstd", layout: "flat" },
+  // Hooks and their storage; registered nodes, whose ids blocks carry in state changes (state id 56).
+  { scenario: "hooks-and-registered-nodes", compression: "gzip", layout: "flat" },
 ];
 
 /** Routes that only ever answer 400 (their would-be token id is a word): asked, never answered with data. */

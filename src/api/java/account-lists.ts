@@ -56,7 +56,7 @@ export function parseJavaAccountId(value: string): AccountRef {
 }
 
 /** Apache commons' Base32 decoding: whole 5-bit groups, left-over bits dropped. */
-function decodeBase32Loose(text: string): Uint8Array | null {
+export function decodeBase32Loose(text: string): Uint8Array | null {
   const out: number[] = [];
   let buffer = 0;
   let bits = 0;

@@ -6,6 +6,11 @@ import { handleFileAppend, handleFileCreate, handleFileUpdate } from "./file.ts"
 import { handleCryptoDeleteAllowance, handleTokenUpdateNfts } from "./nft.ts";
 import { handleNodeCreate, handleNodeDelete, handleNodeUpdate } from "./node.ts";
 import { handleScheduleCreate, handleScheduleDelete, handleScheduleSign } from "./schedule.ts";
+import {
+  handleRegisteredNodeCreate,
+  handleRegisteredNodeDelete,
+  handleRegisteredNodeUpdate,
+} from "./registered-node.ts";
 import { handleNodeStakeUpdate } from "./stake.ts";
 import {
   handleTokenBurnOrWipe,
@@ -67,6 +72,9 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   nodeUpdate: handleNodeUpdate,
   nodeDelete: handleNodeDelete,
   nodeStakeUpdate: handleNodeStakeUpdate,
+  registeredNodeCreate: handleRegisteredNodeCreate,
+  registeredNodeUpdate: handleRegisteredNodeUpdate,
+  registeredNodeDelete: handleRegisteredNodeDelete,
   consensusCreateTopic: handleConsensusCreateTopic,
   consensusUpdateTopic: handleConsensusUpdateTopic,
   consensusDeleteTopic: handleConsensusDeleteTopic,

@@ -65,7 +65,8 @@ export type FuzzScenario =
   | "accounts"
   | "topics"
   | "transactions"
-  | "schedules";
+  | "schedules"
+  | "hooks-and-registered-nodes";
 
 const pages = { limit: "limit", order: "order" } as const;
 const balances = {
@@ -251,6 +252,27 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
     scenario: "network",
     pathParams: {},
     query: { "file.id": "fileId", "node.id": "nodeId", ...pages },
+  },
+  {
+    path: "/api/v1/network/registered-nodes",
+    errorStyle: "java",
+    scenario: "hooks-and-registered-nodes",
+    pathParams: {},
+    query: { "registerednode.id": "nodeId", type: "tokenType", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/hooks",
+    errorStyle: "java",
+    scenario: "hooks-and-registered-nodes",
+    pathParams: account,
+    query: { "hook.id": "nodeId", ...pages },
+  },
+  {
+    path: "/api/v1/accounts/{idOrAliasOrEvmAddress}/hooks/{hookId}/storage",
+    errorStyle: "java",
+    scenario: "hooks-and-registered-nodes",
+    pathParams: { ...account, hookId: "sequenceNumber" },
+    query: { key: "nodeId", timestamp: "timestamp", ...pages },
   },
   {
     path: "/api/v1/network/stake",

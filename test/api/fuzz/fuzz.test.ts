@@ -29,6 +29,7 @@ const scenarios = {
   topics: useScenario("topics"),
   transactions: useScenario("transactions"),
   schedules: useScenario("schedules"),
+  "hooks-and-registered-nodes": useScenario("hooks-and-registered-nodes"),
 } satisfies Record<FuzzScenario, unknown>;
 
 function decodes(path: string): boolean {
