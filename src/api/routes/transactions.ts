@@ -7,7 +7,7 @@ import type { ReadStore } from "../../store/read-store.ts";
 import type { TransactionRow } from "../../store/transactions.ts";
 import { formatTimestamp } from "../../time.ts";
 import { notFound } from "../http-errors.ts";
-import { nextLink, unwrapParams } from "../params/index.ts";
+import { buildNextLink, nextLink, unwrapParams } from "../params/index.ts";
 import {
   parseTransactionLookupRequest,
   parseTransactionsRequest,
@@ -47,9 +47,16 @@ export function transactionRoutes(): RouteDef[] {
 }
 
 function transactionsPage(store: ReadStore, request: TransactionsRequest) {
-  const rows = request.satisfiable ? store.transactions.listTransactions(request.query) : [];
+  const { rows, resumeNs } = request.satisfiable
+    ? store.transactions.listTransactionPage(request.query)
+    : { rows: [], resumeNs: null };
   const last = rows.at(-1);
-  const next = nextLink(request.paging, rows.length, last && formatTimestamp(last.consensusNs));
+  // A wide account range's page that its budget ended early continues after the last candidate it examined
+  // (every match up to there is on the page), as upstream's bound timestamp ranges link on.
+  const next =
+    resumeNs === null
+      ? nextLink(request.paging, rows.length, last && formatTimestamp(last.consensusNs))
+      : buildNextLink({ ...request.paging, lastValue: formatTimestamp(resumeNs) });
   return jsonAnswer({ transactions: rows.map((row) => transactionView(row)), links: { next } });
 }
 
