@@ -98,6 +98,13 @@ export type TransactionQueries = {
   listTransactions(query: TransactionListQuery): TransactionRow[];
   /** The same, with the resume point of a wide account range's page that ended early. */
   listTransactionPage(query: TransactionListQuery): TransactionPage;
+  /**
+   * The consensus times of that page (and its resume point), rows not read: a caller that keeps rendered
+   * transactions reads only the rows it lacks (`loadTransactions`).
+   */
+  listTransactionTimesPage(query: TransactionListQuery): { times: bigint[]; resumeNs: bigint | null };
+  /** The rows of these consensus times, in the same order (a time with no row is left out). */
+  loadTransactions(times: readonly bigint[]): TransactionRow[];
   /** The consensus times `listTransactions` would render (for paging checks and benches). */
   listTransactionTimestamps(query: TransactionListQuery): bigint[];
   /**
@@ -562,8 +569,19 @@ export function createTransactionQueries(
     return [...found.values()].sort((a, b) => compare(a.consensus_ns, b.consensus_ns)).map(toRow);
   };
 
+  /** `listTimes`, with the plain walk (no account, type or result) reading times only. */
+  const listTransactionTimesPage = (query: TransactionListQuery): TimesPage => {
+    const time = timeBounds(query.timestamps);
+    if (query.accountIds.length > 0 || query.types.length > 0 || query.result !== null || time === null)
+      return listTimes(query);
+    if (query.limit <= 0 || time.lower > time.upper) return { times: [], resumeNs: null };
+    return { times: walkFetch(query, time)(time.lower, time.upper, query.limit), resumeNs: null };
+  };
+
   return {
     listTransactionTimestamps: (query) => listTimes(query).times,
+    listTransactionTimesPage,
+    loadTransactions: loadRows,
     listTransactions: (query) => listTransactionPage(query).rows,
     listTransactionPage,
     getTransactionsById,

@@ -14,6 +14,7 @@ import {
   type TransactionLookupRequest,
   type TransactionsRequest,
 } from "../params/transactions.ts";
+import { renderedTransactionPage } from "../views/transaction-pages.ts";
 import { transactionView } from "../views/transactions.ts";
 import { defineRoute, jsonAnswer, type RouteDef } from "./route-table.ts";
 
@@ -47,17 +48,19 @@ export function transactionRoutes(): RouteDef[] {
 }
 
 function transactionsPage(store: ReadStore, request: TransactionsRequest) {
-  const { rows, resumeNs } = request.satisfiable
-    ? store.transactions.listTransactionPage(request.query)
-    : { rows: [], resumeNs: null };
-  const last = rows.at(-1);
+  if (!request.satisfiable) return jsonAnswer({ transactions: [], links: { next: null } });
+  const page = renderedTransactionPage(store, request.query);
   // A wide account range's page that its budget ended early continues after the last candidate it examined
   // (every match up to there is on the page), as upstream's bound timestamp ranges link on.
   const next =
-    resumeNs === null
-      ? nextLink(request.paging, rows.length, last && formatTimestamp(last.consensusNs))
-      : buildNextLink({ ...request.paging, lastValue: formatTimestamp(resumeNs) });
-  return jsonAnswer({ transactions: rows.map((row) => transactionView(row)), links: { next } });
+    page.resumeNs === null
+      ? nextLink(
+          request.paging,
+          page.count,
+          page.lastNs === undefined ? undefined : formatTimestamp(page.lastNs),
+        )
+      : buildNextLink({ ...request.paging, lastValue: formatTimestamp(page.resumeNs) });
+  return jsonAnswer({ transactions: page.json, links: { next } });
 }
 
 function transactionLookup(store: ReadStore, { locator, filter }: TransactionLookupRequest) {
