@@ -38,21 +38,29 @@ export function renderPostAnswer(answer: RouteAnswer): RenderedBody {
   return renderBody(answer.status, answer.json, null, answer.contentType ?? JAVA_JSON_TYPE, null);
 }
 
-/** Answers jobs for `routes` from `store`. */
+/**
+ * Answers jobs for `routes` from `store`. Each job's statements run in one read transaction: an answer built by
+ * several statements (`/accounts/{id}`: entity, balances, token balances, transactions) reads one snapshot of
+ * the index, never parts of two commits. The transaction is deferred: it takes its snapshot at its first read
+ * and holds no lock a writer waits on (WAL).
+ */
 export function createJobAnswerer(
   routes: readonly RouteDef[],
   store: ReadStore,
 ): (job: ReadJob) => ReadOutcome {
   const byTemplate = new Map(routes.map((route) => [route.template, route]));
+  const inOneSnapshot = store.db.transaction((route: RouteDef, job: ReadJob): ReadOutcome => {
+    if (job.method === "POST") {
+      if (route.post === undefined) throw new Error(`route ${job.template} takes no POST`);
+      return { ok: true, response: renderPostAnswer(route.post.answer(store, job.query, job.request)) };
+    }
+    return { ok: true, response: renderRouteAnswer(route, route.answer(store, job.query, job.request)) };
+  });
   return (job) => {
     const route = byTemplate.get(job.template);
     try {
       if (route === undefined) throw new Error(`no route ${job.template} in this thread's table`);
-      if (job.method === "POST") {
-        if (route.post === undefined) throw new Error(`route ${job.template} takes no POST`);
-        return { ok: true, response: renderPostAnswer(route.post.answer(store, job.query, job.request)) };
-      }
-      return { ok: true, response: renderRouteAnswer(route, route.answer(store, job.query, job.request)) };
+      return inOneSnapshot.deferred(route, job);
     } catch (error) {
       return { ok: false, failure: failureOf(error) };
     }

@@ -6,8 +6,11 @@
  *
  * Whether a kept answer may still be served depends on its route's caching (see `RouteCaching`): an `exact`
  * answer only while the generation is unchanged (never stale); a `stale-ok` answer also for the list
- * staleness bound after that. Size is bounded by entries and bytes (least recently used go first), and URLs seen
- * once are remembered in a fixed table of fingerprints (never the URL itself), so no input can grow it.
+ * staleness bound after that. Size is bounded by bytes alone (least recently used go first): what an answer
+ * costs is its body, its key and its header list, so 64 MiB holds 50,000 token answers or 1,000 large pages,
+ * whichever a client asks for; a count of entries would let small answers evict each other long before the
+ * memory is used. URLs seen once are remembered in a fixed table of fingerprints (never the URL itself), so no
+ * input can grow it.
  */
 import { hash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -40,11 +43,24 @@ type Entry = {
 };
 
 export type ResponseCacheOptions = {
-  /** Most answers kept; default 10,000. */
-  maxEntries?: number;
-  /** Most bytes of bodies kept; default 64 MiB. */
+  /** Most bytes kept (bodies, keys, headers and bookkeeping, see `keptBytes`); default 64 MiB. */
   maxBytes?: number;
 };
+
+/** The default byte bound of the response cache. */
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** What a kept answer is counted as: its body, its key (UTF-16), its header strings and a fixed overhead. */
+export function keptBytes(key: string, response: RenderedResponse): number {
+  let headers = 0;
+  for (const header of response.headers) headers += header.length * 2 + 16;
+  return response.bytes + key.length * 2 + headers + ENTRY_OVERHEAD_BYTES;
+}
+
+/** The entry object, the LRU's slots and the response object around each kept answer (measured roughly). */
+const ENTRY_OVERHEAD_BYTES = 256;
+/** The doorkeeper remembers about this many URLs per MiB of the bound (a 4-byte slot each). */
+const SEEN_SLOTS_PER_MIB = 2048;
 
 export type ResponseCache = {
   /** The kept answer for `key` if it may still be served at `generation` and time `at` (ms). */
@@ -56,19 +72,22 @@ export type ResponseCache = {
    */
   offer(key: string, response: RenderedResponse, generation: unknown, at: number, staleMs: number): boolean;
   readonly size: number;
+  /** Bytes counted for the kept answers (at most the bound). */
+  readonly bytes: number;
 };
 
 export function createResponseCache(options: ResponseCacheOptions = {}): ResponseCache {
+  const maxBytes = options.maxBytes ?? DEFAULT_CACHE_BYTES;
   const entries = new LRUCache<string, Entry>({
-    max: options.maxEntries ?? 10_000,
-    maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-    sizeCalculation: (entry, key) => entry.response.bytes + key.length + 200,
+    maxSize: maxBytes,
+    sizeCalculation: (entry, key) => keptBytes(key, entry.response),
   });
   // Keys offered once recently (the "doorkeeper"): a fixed table of 32-bit fingerprints (two string hashes with
   // seeds drawn at start-up), one slot per key, whatever the key's length (URLs reach the header limit), so
   // remembering costs nothing per URL. A key whose slot another key took meanwhile counts as new again; two keys
   // sharing slot and fingerprint only means one answer is kept from its first time.
-  const slots = 2 ** Math.max(10, Math.ceil(Math.log2(options.maxEntries ?? 10_000)));
+  const slots =
+    2 ** Math.min(22, Math.max(10, Math.ceil(Math.log2((maxBytes / 2 ** 20) * SEEN_SLOTS_PER_MIB))));
   const seen = new Uint32Array(slots);
   const seeds = randomBytes(8);
   const seedA = seeds.readUInt32LE(0);
@@ -102,11 +121,15 @@ export function createResponseCache(options: ResponseCacheOptions = {}): Respons
     },
     offer(key, response, generation, createdAt, staleMs) {
       if (!entries.has(key) && !seenBefore(key)) return false;
+      // An answer larger than the whole bound is not kept (and drops an older answer under its key).
       entries.set(key, { response, generation, createdAt, staleMs });
-      return true;
+      return entries.has(key);
     },
     get size() {
       return entries.size;
+    },
+    get bytes() {
+      return entries.calculatedSize;
     },
   };
 }

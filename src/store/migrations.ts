@@ -4,6 +4,7 @@ import { ACCOUNTS_MIGRATIONS } from "./migrations/accounts.ts";
 import { BLOCK_STREAMS_MIGRATIONS } from "./migrations/block-streams.ts";
 import { HARDENING_MIGRATIONS } from "./migrations/hardening.ts";
 import { HOOKS_AND_REGISTERED_NODES_MIGRATIONS } from "./migrations/hooks-and-registered-nodes.ts";
+import { READ_LAYOUT_MIGRATIONS, readLayoutRefusal } from "./migrations/read-layout.ts";
 import { READ_PATH_MIGRATIONS } from "./migrations/read-path.ts";
 import { SCHEDULES_MIGRATIONS } from "./migrations/schedules.ts";
 import { TOPIC_MESSAGES_MIGRATIONS } from "./migrations/topic-messages.ts";
@@ -371,6 +372,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...READ_PATH_MIGRATIONS,
   ...SCHEDULES_MIGRATIONS,
   ...HOOKS_AND_REGISTERED_NODES_MIGRATIONS,
+  ...READ_LAYOUT_MIGRATIONS,
 ].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 export function migrate(db: Db): void {
@@ -385,6 +387,9 @@ export function migrate(db: Db): void {
   const record = db.prepare("INSERT INTO schema_migration (key, applied_ns) VALUES (?, ?)");
   for (const [key, sql] of MIGRATIONS) {
     if (applied.has(key)) continue;
+    // A migration that would silently lose derived data refuses the index instead (one line: re-ingest).
+    const refusal = readLayoutRefusal(key, db);
+    if (refusal !== null) throw new Error(refusal);
     db.transaction(() => {
       db.exec(sql);
       record.run(key, BigInt(Date.now()) * 1_000_000n);

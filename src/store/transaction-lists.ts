@@ -23,7 +23,7 @@ export const TRANSACTION_FLAGS = {
   scheduled: 64,
 } as const;
 
-/** Bits of the low part of `transaction_account.kind` (type * 8 + these). */
+/** Bits of the low part of `account_transaction.kind` (type * 8 + these). */
 export const ACCOUNT_KIND_BITS = { failed: 4, credit: 2, debit: 1 } as const;
 
 export type HbarTransfer = { accountId: bigint; amount: bigint; isApproval: boolean };
@@ -357,31 +357,6 @@ function readExtras(reader: PackReader): TransactionExtras {
     }
   }
   return extras;
-}
-
-/**
- * The offsets from `first` of a transaction_account row's later times, as numbers: exact, since a row's times
- * lie within one record file (the writer starts another row past 2^52 ns).
- */
-export function unpackOffsets(blob: Uint8Array | null): number[] {
-  const offsets: number[] = [];
-  if (blob === null || blob.length === 0) return offsets;
-  let offset = 0;
-  let pos = 0;
-  while (pos < blob.length) {
-    let delta = 0;
-    let scale = 1;
-    for (;;) {
-      const b = blob[pos++];
-      if (b === undefined) throw new RangeError("packed varint runs past the end");
-      delta += (b & 127) * scale;
-      if (b < 128) break;
-      scale *= 128;
-    }
-    offset += delta;
-    offsets.push(offset);
-  }
-  return offsets;
 }
 
 /** The columns of a transaction row kept packed in `transaction.details`, and its lists. */

@@ -26,27 +26,25 @@ export type TransactionIndexRow = {
   transfers: readonly HbarTransfer[];
   /** The rarely present lists, null when the record has none of them. */
   extras: TransactionExtras | null;
-  /** Involved accounts and their `transaction_account.kind`, as parallel arrays. */
+  /** Involved accounts and their `account_transaction.kind`, as parallel arrays. */
   accountIds: readonly bigint[];
   accountKinds: readonly number[];
 };
 
 /**
  * Batched writes of the transaction index. Transaction rows go out as they come (their key, the consensus time,
- * grows). Account rows are gathered per record file into one row per account and kind (`cutFile`) and appended;
- * every key with random order (account, id, hash) is a read-only index, which a catch-up builds once at the end
- * (store/catch-up-indexes.ts) instead of inserting at a random place for every record.
+ * grows). Account entries are gathered per record file and written sorted by account then time (`cutFile`):
+ * account_transaction is clustered on (account, time), and in that order each account's entries of a file land
+ * together at the end of its range instead of one random B-tree place per entry. Every other key with random
+ * order (id, hash) is a read-only index, which a catch-up builds once at the end (store/catch-up-indexes.ts).
  */
 export type TransactionWrites = {
   insert(row: TransactionIndexRow): void;
-  /** Ends the current record file's account rows (call after its last record, before `flush`). */
+  /** Writes the current record file's account entries (call after its last record, before `flush`). */
   cutFile(): void;
   flush(): void;
   clear(): void;
 };
-
-/** Most transactions one transaction_account row lists: bounds the blob a page read decodes. */
-export const MAX_ACCOUNT_ROW_TRANSACTIONS = 512;
 
 export function createTransactionWrites(db: Db): TransactionWrites {
   const transactions = createBatchInsert(db, '"transaction"', [
@@ -60,13 +58,7 @@ export function createTransactionWrites(db: Db): TransactionWrites {
     "hash",
     "details",
   ]);
-  const accountRows = createBatchInsert(db, "transaction_account", [
-    "account_id",
-    "kind",
-    "first_ns",
-    "times",
-  ]);
-  const writer = new PackWriter();
+  const accountEntries = createBatchInsert(db, "account_transaction", ["account_id", "consensus_ns", "kind"]);
   const details = new PackWriter();
 
   // The current file's account entries as parallel arrays: account (a number where exact), kind, and
@@ -81,36 +73,11 @@ export function createTransactionWrites(db: Db): TransactionWrites {
     if (count === 0) return;
     const order = new Uint32Array(count);
     for (let i = 0; i < count; i++) order[i] = i;
-    // By account, then kind, then arrival (consensus) order.
-    order.sort((a, b) =>
-      accounts[a] !== accounts[b]
-        ? accounts[a]! < accounts[b]!
-          ? -1
-          : 1
-        : kinds[a] !== kinds[b]
-          ? kinds[a]! - kinds[b]!
-          : a - b,
-    );
-    for (let start = 0; start < count; ) {
-      const first = order[start]!;
-      const account = accounts[first]!;
-      const kind = kinds[first]!;
-      let end = start + 1;
-      writer.reset();
-      let previous = offsets[first]!;
-      while (
-        end < count &&
-        end - start < MAX_ACCOUNT_ROW_TRANSACTIONS &&
-        accounts[order[end]!] === account &&
-        kinds[order[end]!] === kind
-      ) {
-        const offset = offsets[order[end]!]!;
-        writer.unsigned(offset - previous);
-        previous = offset;
-        end++;
-      }
-      accountRows.add(account, kind, base + BigInt(offsets[first]!), writer.finish());
-      start = end;
+    // By account, then arrival (consensus) order.
+    order.sort((a, b) => (accounts[a] !== accounts[b] ? (accounts[a]! < accounts[b]! ? -1 : 1) : a - b));
+    for (let k = 0; k < count; k++) {
+      const i = order[k]!;
+      accountEntries.add(accounts[i]!, base + BigInt(offsets[i]!), kinds[i]!);
     }
     accounts = [];
     kinds = [];
@@ -135,7 +102,7 @@ export function createTransactionWrites(db: Db): TransactionWrites {
       if (accounts.length === 0) base = row.consensusNs;
       let offset = Number(row.consensusNs - base);
       if (offset > MAX_OFFSET) {
-        // A file spanning months (never seen): start another row group rather than lose exactness.
+        // A file spanning months (never seen): write what is gathered rather than lose exactness.
         cutFile();
         base = row.consensusNs;
         offset = 0;
@@ -151,11 +118,11 @@ export function createTransactionWrites(db: Db): TransactionWrites {
     flush() {
       cutFile();
       transactions.flush();
-      accountRows.flush();
+      accountEntries.flush();
     },
     clear() {
       transactions.clear();
-      accountRows.clear();
+      accountEntries.clear();
       accounts = [];
       kinds = [];
       offsets = [];

@@ -2,17 +2,18 @@
  * The transaction index, read: lists by the filters of `GET /api/v1/transactions` (also embedded in
  * `/api/v1/accounts/{id}`), and the transactions of one transaction id or hash.
  *
- * Every list is assembled from index seeks, never from a walk that filters what it skips: a filter decides a
- * set of keys — `(kind)` of the transaction table (type and outcome), or `(account_id, kind)` of
- * transaction_account (type, outcome and the account's credit / debit) — and each key's transactions are
- * already in consensus order. Up to `limit` transactions are read per key, the bound tightening as the page
- * fills, and the streams are merged. The keys present are found by seeking to the next one (at most a few
- * hundred kinds exist). Only a filter on neither type nor result walks the transaction table itself, and then
- * every row it reads is on the page (credit/debit without an account: almost every record has both).
+ * Every list is assembled from index range reads, never from a walk that filters what it skips without bound:
+ * - an account's transactions are one range read of account_transaction (clustered on account, then time),
+ *   the entry's kind (type, outcome, credit / debit) checked as it is read; several accounts' pages are merged;
+ * - without an account, a filter on type or result reads the `(kind)` index of the transaction table, one
+ *   stream per kind present (found by seeking to the next one) merged; no such filter walks the table itself,
+ *   every row it reads on the page (credit/debit without an account: almost every record has both).
  *
- * A range of accounts (`account.id=gte:…`) enumerates the accounts in range with the same seeks; past
- * `MAX_RANGE_ACCOUNTS` accounts it reads candidate transactions in consensus order instead and keeps those
- * involving an account in range (then dense: that many accounts are in play).
+ * A range of accounts (`account.id=gte:…`) enumerates the accounts in range that have transactions, one seek
+ * each; up to `MAX_RANGE_ACCOUNTS` of them their pages are merged. Past that, candidates are read in consensus
+ * order and kept when they involve an account in range, at most `MAX_RANGE_CANDIDATES` of them per request: a
+ * page that budget does not fill ends early with a resume point (`TransactionPage.resumeNs`), from which the
+ * route's next link continues, as upstream's bound timestamp ranges do. No request reads without bound.
  */
 import type { Condition, Order, StatementCache } from "./conditions.ts";
 import type { Db } from "./db.ts";
@@ -22,7 +23,6 @@ import {
   TRANSACTION_FLAGS,
   type TransactionExtras,
   unpackDetails,
-  unpackOffsets,
 } from "./transaction-lists.ts";
 import { type AccountScope, accountScope, type TimeBounds, timeBounds } from "./transaction-plan.ts";
 
@@ -83,9 +83,28 @@ export type TransactionRow = {
 /** Which transactions one id or hash request asks for (`nonce` and `scheduled`: the last value given). */
 export type TransactionLookupFilter = { nonce?: number; scheduled?: boolean };
 
+/** A page of a list, and where it stopped early when a wide account range's budget ran out. */
+export type TransactionPage = {
+  rows: TransactionRow[];
+  /**
+   * Null when the page is the whole answer (full, or the last); else the consensus time of the last candidate
+   * examined: the page holds every match up to it, and the next page continues after it.
+   */
+  resumeNs: bigint | null;
+};
+
 export type TransactionQueries = {
   /** Transactions matching the filter, in `order` by consensus time, at most `limit`. */
   listTransactions(query: TransactionListQuery): TransactionRow[];
+  /** The same, with the resume point of a wide account range's page that ended early. */
+  listTransactionPage(query: TransactionListQuery): TransactionPage;
+  /**
+   * The consensus times of that page (and its resume point), rows not read: a caller that keeps rendered
+   * transactions reads only the rows it lacks (`loadTransactions`).
+   */
+  listTransactionTimesPage(query: TransactionListQuery): { times: bigint[]; resumeNs: bigint | null };
+  /** The rows of these consensus times, in the same order (a time with no row is left out). */
+  loadTransactions(times: readonly bigint[]): TransactionRow[];
   /** The consensus times `listTransactions` would render (for paging checks and benches). */
   listTransactionTimestamps(query: TransactionListQuery): bigint[];
   /**
@@ -105,6 +124,8 @@ export type TransactionQueries = {
 
 /** Past this many accounts in an `account.id` range, candidates are read in consensus order instead. */
 export const MAX_RANGE_ACCOUNTS = 256;
+/** Most candidate transactions one request examines for a wide account range (then it resumes, see above). */
+export const MAX_RANGE_CANDIDATES = 2000;
 
 const NS_PER_MS = 1_000_000n;
 /** `maxRecordFileCloseInterval` (10 s): how long before its valid start a transaction may reach consensus. */
@@ -116,8 +137,6 @@ const SCHEDULED_RANGE_NS = 89_285n * 60_000n * NS_PER_MS;
 const SCHEDULE_CREATE = 42;
 const SUCCESS_RESULTS = new Set([22, 104, 220]);
 const TYPE_LIMIT = 1 << 20;
-/** Rows read per statement (a page holds at most 100). */
-const ROWS_PER_READ = 100;
 
 const COLUMNS = [
   "consensus_ns",
@@ -144,10 +163,20 @@ type RawRow = {
   details: Buffer;
 };
 
-/** A sorted, de-duplicated stream of consensus times that one key (a kind, an account's kind) yields. */
+/** A page's consensus times, and where it stopped early (see `TransactionPage.resumeNs`). */
+type TimesPage = { times: bigint[]; resumeNs: bigint | null };
+
+/** A sorted, de-duplicated stream of consensus times that one key (a kind, an account) yields. */
 type Fetch = (lower: bigint, upper: bigint, limit: number) => bigint[];
 
-export function createTransactionQueries(db: Db, statement: StatementCache): TransactionQueries {
+/** How far a wide account range reads before it resumes (tests make them small to see it happen). */
+export type RangeLimits = { accounts: number; candidates: number };
+
+export function createTransactionQueries(
+  db: Db,
+  statement: StatementCache,
+  limits: RangeLimits = { accounts: MAX_RANGE_ACCOUNTS, candidates: MAX_RANGE_CANDIDATES },
+): TransactionQueries {
   const getRow = db.prepare(`SELECT ${ROW_COLUMNS} FROM "transaction" WHERE consensus_ns = ?`);
   const getTokenTransfers = db.prepare(
     `SELECT token_id, account_id, amount, is_approval FROM token_transfer WHERE consensus_ns = ?
@@ -162,49 +191,28 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     .pluck();
   const nextAccount = db
     .prepare(
-      `SELECT account_id FROM transaction_account WHERE account_id > ? AND account_id <= ?
+      `SELECT account_id FROM account_transaction WHERE account_id > ? AND account_id <= ?
        ORDER BY account_id LIMIT 1`,
     )
     .pluck();
   const firstAccount = db
     .prepare(
-      `SELECT account_id FROM transaction_account WHERE account_id >= ? AND account_id <= ?
+      `SELECT account_id FROM account_transaction WHERE account_id >= ? AND account_id <= ?
        ORDER BY account_id LIMIT 1`,
     )
     .pluck();
   /**
-   * One account's rows (each listing its transactions of one kind in one record file) for a page, of every kind
-   * in [from, to] that passes the result and credit/debit filters, in one statement: the account's kinds are
-   * found by seeking to the next one (a recursive step per kind present), and each kind's rows are read with
-   * their own bound, `rowsNeeded` of them from the end of the range backwards (desc), or from the row holding
-   * the start of the range forwards (asc).
+   * One account's page: a range read of its entries in the walk's direction, each entry's kind checked as it is
+   * read (`mask`/`bits`: outcome and credit / debit bits; `types`: ",12,14," or NULL for every type). One
+   * statement shape whatever the filter, so no filter prepares another.
    */
-  const accountKindsSql = (rows: string) => `
-    WITH RECURSIVE kinds(kind) AS (
-      SELECT (SELECT kind FROM transaction_account WHERE account_id = :account AND kind >= :from
-              AND kind <= :to ORDER BY kind LIMIT 1)
-      UNION ALL
-      SELECT (SELECT kind FROM transaction_account WHERE account_id = :account AND kind > kinds.kind
-              AND kind <= :to ORDER BY kind LIMIT 1)
-      FROM kinds WHERE kinds.kind IS NOT NULL
-    )
-    SELECT t.kind, t.first_ns, t.times FROM kinds, transaction_account AS t
-    WHERE kinds.kind IS NOT NULL AND (kinds.kind & :failedMask) = :failed AND (kinds.kind & :side) = :side
-      AND t.rowid IN (${rows})`;
-  const accountRowsDown = db
-    .prepare(
-      accountKindsSql(`SELECT rowid FROM transaction_account WHERE account_id = :account AND kind = kinds.kind
-        AND first_ns <= :upper ORDER BY first_ns DESC LIMIT +:rows`),
-    )
-    .raw();
-  const accountRowsUp = db
-    .prepare(
-      accountKindsSql(`SELECT rowid FROM transaction_account WHERE account_id = :account AND kind = kinds.kind
-        AND first_ns >= COALESCE((SELECT first_ns FROM transaction_account WHERE account_id = :account
-          AND kind = kinds.kind AND first_ns < :lower ORDER BY first_ns DESC LIMIT 1), :lower)
-        AND first_ns <= :upper ORDER BY first_ns LIMIT +:rows`),
-    )
-    .raw();
+  const accountPageSql = (order: "ASC" | "DESC") => `
+    SELECT consensus_ns FROM account_transaction
+    WHERE account_id = :account AND consensus_ns >= :lower AND consensus_ns <= :upper
+      AND (kind & :mask) = :bits AND (:types IS NULL OR instr(:types, ',' || (kind >> 3) || ',') > 0)
+    ORDER BY consensus_ns ${order} LIMIT +:limit`;
+  const accountPageDown = db.prepare(accountPageSql("DESC")).pluck();
+  const accountPageUp = db.prepare(accountPageSql("ASC")).pluck();
   const rowsById = db.prepare(
     `SELECT ${ROW_COLUMNS} FROM "transaction" WHERE valid_start_ns = ? AND payer_id = ?
        AND consensus_ns >= ? AND consensus_ns <= ? ORDER BY consensus_ns`,
@@ -265,20 +273,12 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     return row;
   };
 
-  // Rows of a page in one statement: an IN list of ROWS_PER_READ places, the unused ones bound to NULL.
-  const getRows = db.prepare(
-    `SELECT ${ROW_COLUMNS} FROM "transaction" WHERE consensus_ns IN (${Array(ROWS_PER_READ).fill("?").join(", ")})`,
-  );
+  // Rows of a page by their key, one seek each: cheaper than one statement with an IN list padded with NULLs
+  // (which SQLite turns into a temporary B-tree per call), and in the page's order without a sort.
   const loadRows = (times: readonly bigint[]): TransactionRow[] => {
-    const byTime = new Map<bigint, RawRow>();
-    for (let start = 0; start < times.length; start += ROWS_PER_READ) {
-      const chunk: (bigint | null)[] = times.slice(start, start + ROWS_PER_READ);
-      while (chunk.length < ROWS_PER_READ) chunk.push(null);
-      for (const raw of getRows.all(chunk) as RawRow[]) byTime.set(raw.consensus_ns, raw);
-    }
     const rows: TransactionRow[] = [];
     for (const time of times) {
-      const raw = byTime.get(time);
+      const raw = getRow.get(time) as RawRow | undefined;
       if (raw !== undefined) rows.push(toRow(raw));
     }
     return rows;
@@ -321,81 +321,35 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
       (walk(lower, upper, limit) as { consensus_ns: bigint }[]).map((r) => r.consensus_ns);
   };
 
-  /**
-   * One account's transactions of the account kinds that pass the filter (one statement per type range, see
-   * `accountKindsSql`): each kind's rows (one per record file, listing up to 512 transactions) are taken in the
-   * walk's direction until `limit` of its transactions in range are found, and the kinds' lists merged.
-   */
+  /** One account's transactions that pass the filter: one range read of `limit` entries (plus excluded times). */
   const accountFetch = (accountId: bigint, query: TransactionListQuery, time: TimeBounds): Fetch => {
     const excluded = time.excluded.length === 0 ? null : new Set(time.excluded);
-    const ranges: Array<[bigint, bigint]> =
-      query.types.length === 0
-        ? [[BigInt(-8 * TYPE_LIMIT), BigInt(8 * TYPE_LIMIT)]]
-        : [...new Set(query.types)].map((type) => [BigInt(type * 8), BigInt(type * 8 + 7)]);
-    const failedMask = query.result === null ? 0 : ACCOUNT_KIND_BITS.failed;
-    const failed = query.result === "fail" ? ACCOUNT_KIND_BITS.failed : 0;
-    const side =
-      query.creditDebit === "credit"
-        ? ACCOUNT_KIND_BITS.credit
-        : query.creditDebit === "debit"
-          ? ACCOUNT_KIND_BITS.debit
-          : 0;
-    const down = query.order === "desc";
-    const statement = down ? accountRowsDown : accountRowsUp;
+    let mask = 0;
+    let bits = 0;
+    if (query.result !== null) {
+      mask |= ACCOUNT_KIND_BITS.failed;
+      if (query.result === "fail") bits |= ACCOUNT_KIND_BITS.failed;
+    }
+    if (query.creditDebit !== null) {
+      const side = query.creditDebit === "credit" ? ACCOUNT_KIND_BITS.credit : ACCOUNT_KIND_BITS.debit;
+      mask |= side;
+      bits |= side;
+    }
+    const types = query.types.length === 0 ? null : `,${[...new Set(query.types)].join(",")},`;
+    const page = query.order === "desc" ? accountPageDown : accountPageUp;
     return (lower, upper, limit) => {
-      // Each row but the first holds a time in range (or past it, which ends the walk): this many rows do.
-      // Going up, the first is the row that may straddle the range's start.
-      const rowsNeeded = limit + (excluded?.size ?? 0) + 1 + (down ? 0 : 1);
-      const rows: [bigint, bigint, Buffer | null][] = [];
-      for (const [from, to] of ranges) {
-        const found = statement.all({
-          account: accountId,
-          from,
-          to,
-          failedMask,
-          failed,
-          side,
-          lower,
-          upper,
-          rows: rowsNeeded,
-        }) as [bigint, bigint, Buffer | null][];
-        for (const row of found) rows.push(row);
-      }
-      // By kind, then in the walk's direction.
-      rows.sort((a, b) =>
-        a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : down ? compare(b[1], a[1]) : compare(a[1], b[1]),
-      );
-      let page: bigint[] = [];
-      let out: bigint[] = [];
-      let done = false;
-      for (let r = 0; r < rows.length; r++) {
-        const [kind, firstNs, times] = rows[r]!;
-        if (r > 0 && rows[r - 1]![0] !== kind) {
-          page = mergeSorted(page, out, !down);
-          out = [];
-          done = false;
-        }
-        if (done) continue;
-        const offsets = unpackOffsets(times);
-        const count = offsets.length + 1;
-        for (let k = 0; k < count; k++) {
-          const i = down ? count - 1 - k : k;
-          const t = i === 0 ? firstNs : firstNs + BigInt(offsets[i - 1]!);
-          if (down ? t < lower : t > upper) {
-            done = true;
-            break;
-          }
-          if (down ? t > upper : t < lower) continue;
-          if (excluded?.has(t) === true) continue;
-          out.push(t);
-          if (out.length === limit) {
-            done = true;
-            break;
-          }
-        }
-      }
-      page = mergeSorted(page, out, !down);
-      return page.length > limit ? page.slice(0, limit) : page;
+      const times = page.all({
+        account: accountId,
+        lower,
+        upper,
+        mask,
+        bits,
+        types,
+        limit: limit + (excluded?.size ?? 0),
+      }) as bigint[];
+      if (excluded === null) return times;
+      const kept = times.filter((t) => !excluded.has(t));
+      return kept.length > limit ? kept.slice(0, limit) : kept;
     };
   };
 
@@ -460,48 +414,63 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     return page;
   };
 
-  /** A wide account range: candidates in consensus order, kept when an account in range is involved as asked. */
+  /**
+   * A wide account range: candidates in consensus order (the type and result filters applied by the index),
+   * kept when an account in range is involved as asked; at most MAX_RANGE_CANDIDATES examined, then the page
+   * ends at the last one examined (`resumeNs`) unless it is full.
+   */
   const scanRange = (
     scope: Extract<AccountScope, { kind: "range" }>,
     query: TransactionListQuery,
     time: TimeBounds,
-  ): bigint[] => {
-    const candidates = { ...query, creditDebit: null, limit: Math.max(query.limit * 4, 100) };
-    const page: bigint[] = [];
+  ): TimesPage => {
+    const batchSize = Math.max(query.limit * 4, 100);
+    const times: bigint[] = [];
     let lower = time.lower;
     let upper = time.upper;
+    let examined = 0;
     const asc = query.order === "asc";
-    while (page.length < query.limit && lower <= upper) {
-      const batch = merge(globalFetches(candidates, time), { ...candidates }, { ...time, lower, upper });
+    while (times.length < query.limit && lower <= upper) {
+      if (examined >= limits.candidates) return { times, resumeNs: asc ? lower - 1n : upper + 1n };
+      const candidates = {
+        ...query,
+        creditDebit: null,
+        limit: Math.min(batchSize, limits.candidates - examined),
+      };
+      const bounded = { ...time, lower, upper };
+      const batch = merge(globalFetches(candidates, bounded), candidates, bounded);
       for (const consensusNs of batch) {
+        examined++;
         const row = getRow.get(consensusNs) as RawRow | undefined;
         if (row !== undefined && involvesAccountInRange(toRow(row), scope, query.creditDebit)) {
-          page.push(consensusNs);
-          if (page.length === query.limit) break;
+          times.push(consensusNs);
+          if (times.length === query.limit) break;
         }
+        if (asc) lower = consensusNs + 1n;
+        else upper = consensusNs - 1n;
       }
       if (batch.length < candidates.limit) break;
-      const last = batch[batch.length - 1]!;
-      if (asc) lower = last + 1n;
-      else upper = last - 1n;
     }
-    return page;
+    return { times, resumeNs: null };
   };
 
-  const listTransactionTimestamps = (query: TransactionListQuery): bigint[] => {
+  const listTimes = (query: TransactionListQuery): TimesPage => {
     const time = timeBounds(query.timestamps);
     const scope = accountScope(query.accountIds);
-    if (time === null || scope === null || query.limit <= 0) return [];
+    const whole = (times: bigint[]): TimesPage => ({ times, resumeNs: null });
+    if (time === null || scope === null || query.limit <= 0) return whole([]);
     switch (scope.kind) {
       case "any":
-        return merge(globalFetches(query, time), query, time);
+        return whole(merge(globalFetches(query, time), query, time));
       case "list":
-        return merge(
-          (function* () {
-            for (const accountId of scope.ids) yield accountFetch(accountId, query, time);
-          })(),
-          query,
-          time,
+        return whole(
+          merge(
+            (function* () {
+              for (const accountId of scope.ids) yield accountFetch(accountId, query, time);
+            })(),
+            query,
+            time,
+          ),
         );
       case "range": {
         const next = (after: bigint, to: bigint) => nextAccount.get(after, to) as bigint | undefined;
@@ -509,18 +478,32 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
         const accounts: bigint[] = [];
         for (const accountId of keys(next, scope.lower, scope.upper, first)) {
           if (scope.excluded.has(accountId)) continue;
-          if (accounts.length === MAX_RANGE_ACCOUNTS) return scanRange(scope, query, time);
+          if (accounts.length === limits.accounts) return scanRange(scope, query, time);
           accounts.push(accountId);
         }
-        return merge(
-          (function* () {
-            for (const accountId of accounts) yield accountFetch(accountId, query, time);
-          })(),
-          query,
-          time,
+        return whole(
+          merge(
+            (function* () {
+              for (const accountId of accounts) yield accountFetch(accountId, query, time);
+            })(),
+            query,
+            time,
+          ),
         );
       }
     }
+  };
+
+  const listTransactionPage = (query: TransactionListQuery): TransactionPage => {
+    // No account, type or result: the page is the table's rows in order, read in one statement.
+    const time = timeBounds(query.timestamps);
+    if (query.accountIds.length > 0 || query.types.length > 0 || query.result !== null || time === null) {
+      const { times, resumeNs } = listTimes(query);
+      return { rows: loadRows(times), resumeNs };
+    }
+    if (query.limit <= 0 || time.lower > time.upper) return { rows: [], resumeNs: null };
+    const rows = walkStatement(ROW_COLUMNS, query, time)(time.lower, time.upper, query.limit) as RawRow[];
+    return { rows: rows.map(toRow), resumeNs: null };
   };
 
   /** Upstream's rows of one id within the bounds, `nonce` and `scheduled` applied. */
@@ -576,17 +559,21 @@ export function createTransactionQueries(db: Db, statement: StatementCache): Tra
     return [...found.values()].sort((a, b) => compare(a.consensus_ns, b.consensus_ns)).map(toRow);
   };
 
+  /** `listTimes`, with the plain walk (no account, type or result) reading times only. */
+  const listTransactionTimesPage = (query: TransactionListQuery): TimesPage => {
+    const time = timeBounds(query.timestamps);
+    if (query.accountIds.length > 0 || query.types.length > 0 || query.result !== null || time === null)
+      return listTimes(query);
+    if (query.limit <= 0 || time.lower > time.upper) return { times: [], resumeNs: null };
+    return { times: walkFetch(query, time)(time.lower, time.upper, query.limit), resumeNs: null };
+  };
+
   return {
-    listTransactionTimestamps,
-    listTransactions(query) {
-      // No account, type or result: the page is the table's rows in order, read in one statement.
-      const time = timeBounds(query.timestamps);
-      if (query.accountIds.length > 0 || query.types.length > 0 || query.result !== null || time === null)
-        return loadRows(listTransactionTimestamps(query));
-      if (query.limit <= 0 || time.lower > time.upper) return [];
-      const rows = walkStatement(ROW_COLUMNS, query, time)(time.lower, time.upper, query.limit) as RawRow[];
-      return rows.map(toRow);
-    },
+    listTransactionTimestamps: (query) => listTimes(query).times,
+    listTransactionTimesPage,
+    loadTransactions: loadRows,
+    listTransactions: (query) => listTransactionPage(query).rows,
+    listTransactionPage,
     getTransactionsById,
     getTransactionsByHash(hash, filter) {
       const matches = (
@@ -617,7 +604,7 @@ function creditDebitFlag(creditDebit: TransactionListQuery["creditDebit"]): numb
 /** Types whose payer counts even as a child without a parent (upstream's `precedingTransactionTypes`). */
 const PRECEDING_TYPES = new Set([11, 15]);
 
-/** Whether a transaction involves an account of the range the way transaction_account would have it. */
+/** Whether a transaction involves an account of the range the way account_transaction would have it. */
 function involvesAccountInRange(
   row: TransactionRow,
   scope: Extract<AccountScope, { kind: "range" }>,

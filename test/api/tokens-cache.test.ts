@@ -41,7 +41,8 @@ describe("the front and its response cache on their own", () => {
   let failing: "no" | "parameter" | "crash" = "no";
   const logged: string[] = [];
   const observed: RequestObservation[] = [];
-  const cache = createResponseCache({ maxEntries: 2 });
+  // Room for two of these answers (750 to 914 bytes each as `keptBytes` counts them), not three.
+  const cache = createResponseCache({ maxBytes: 2000 });
 
   beforeAll(async () => {
     const log = pino({ level: "error" }, { write: (line: string) => logged.push(line) });
@@ -163,7 +164,7 @@ describe("the front and its response cache on their own", () => {
     expect((await fetchThing("?p=2")).response.status).toBe(200);
     // The error was not kept: the first success was computed, the second kept, the third a hit.
     expect(computed).toBe(counted + 2);
-    // Two entries at most (?p=1 and ?p=2 now): a kept ?p=3 pushes out the least recently used, ?p=1.
+    // Two answers fit (?p=1 and ?p=2 now): a kept ?p=3 pushes out the least recently used, ?p=1.
     await fetchThing("?p=3");
     await fetchThing("?p=3");
     expect(cache.size).toBe(2);

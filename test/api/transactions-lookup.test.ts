@@ -3,7 +3,9 @@
  * the public mirror node would serve (`transaction-oracle.ts`): every transaction id of each stream, `nonce` and
  * `scheduled`, hashes in every accepted spelling, and the 400 / 404 answers.
  */
+
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cacheControlOf, createJobAnswerer } from "../../src/api/answer-job.ts";
 import { responseOf } from "../../src/api/cache.ts";
@@ -185,7 +187,9 @@ describe("by transaction id", () => {
       },
     });
     const headerFor = (rows: TransactionRow[]) => {
+      // An empty connection: every job runs in a read transaction.
       const store = {
+        db: new Database(":memory:"),
         transactions: { getTransactionsById: () => rows, getTransactionsByHash: () => rows },
       } as unknown as ReadStore;
       const routes = transactionRoutes();

@@ -101,7 +101,7 @@ const REQUESTS: Array<[template: string, path: string, query: string]> = [
 /** Tables that grow with the ledger. */
 const GROWING = ["entity", "hbar_balance", "token_account", "token_balance", "hbar_start"];
 /** The transactions group's own statements (the embedded list) are that group's to explain. */
-const THEIRS = /transaction_account|token_transfer|nft_transfer|FROM "transaction" t/;
+const THEIRS = /account_transaction|token_transfer|nft_transfer|FROM "transaction" t/;
 
 describe("plans of the accounts and balances statements", () => {
   it("answers every request through the routes, preparing its statements", () => {

@@ -7,14 +7,19 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateBulkStream } from "../../fixtures/writer/scenario/bulk.ts";
+import { BULK_FIRST_ENTITY, generateBulkStream } from "../../fixtures/writer/scenario/bulk.ts";
+import { createStatementCache } from "../../src/store/conditions.ts";
 import { type Db, openReader } from "../../src/store/db.ts";
 import { createReadStore, type ReadStore } from "../../src/store/read-store.ts";
-import type { TransactionListQuery, TransactionRow } from "../../src/store/transactions.ts";
+import {
+  createTransactionQueries,
+  type TransactionListQuery,
+  type TransactionRow,
+} from "../../src/store/transactions.ts";
 import { runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/service.ts";
 
-const GROWING = ["transaction", "transaction_account", "token_transfer", "nft_transfer"];
+const GROWING = ["transaction", "account_transaction", "token_transfer", "nft_transfer"];
 
 let reader: Db;
 let store: ReadStore;
@@ -169,6 +174,43 @@ describe("transaction statements on a populated index", () => {
           `${sql}\n${details.join("\n")}`,
         ).toBe(true);
       }
+    }
+  });
+});
+
+describe("a wide account range", () => {
+  it("reads a bounded number of candidates per page, and its pages resumed in turn list every match", () => {
+    // Small bounds, so that a range of a few accounts takes the candidate walk and runs out of budget.
+    const bounded = createTransactionQueries(reader, createStatementCache(reader, 64), {
+      accounts: 2,
+      candidates: 40,
+    });
+    // Three of the stream's 40 accounts: more than the walk's two, and in about one candidate in ten.
+    for (const order of ["desc", "asc"] as const) {
+      const accountIds = [
+        { op: "gte" as const, value: BigInt(BULK_FIRST_ENTITY) },
+        { op: "lte" as const, value: BigInt(BULK_FIRST_ENTITY + 2) },
+      ];
+      const whole = expected(query({ accountIds, order, limit: 100_000 }));
+      expect(whole.length).toBeGreaterThan(14);
+      const listed: bigint[] = [];
+      let resumed = 0;
+      let bound: bigint | null = null;
+      for (let pages = 0; pages < 10_000; pages++) {
+        const timestamps =
+          bound === null ? [] : [{ op: order === "desc" ? "lt" : "gt", value: bound } as const];
+        const page = bounded.listTransactionPage(query({ accountIds, timestamps, order, limit: 7 }));
+        listed.push(...page.rows.map((row) => row.consensusNs));
+        if (page.resumeNs !== null) {
+          // Ended early: fewer than a page, every match up to the resume point on it.
+          expect(page.rows.length).toBeLessThan(7);
+          resumed++;
+          bound = page.resumeNs;
+        } else if (page.rows.length === 7) bound = page.rows.at(-1)!.consensusNs;
+        else break;
+      }
+      expect(resumed).toBeGreaterThan(0);
+      expect(listed).toEqual(whole);
     }
   });
 });

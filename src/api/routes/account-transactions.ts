@@ -6,19 +6,20 @@
  */
 import type { ReadStore } from "../../store/read-store.ts";
 import { formatTimestamp } from "../../time.ts";
+import { RawJson } from "../json.ts";
 import type { AccountRequest } from "../params/accounts.ts";
 import { nextLink } from "../params/index.ts";
-import { type TransactionView, transactionView } from "../views/transactions.ts";
+import { renderedTransactionPage } from "../views/transaction-pages.ts";
 
-export type AccountTransactions = { transactions: TransactionView[]; links: { next: string | null } };
+export type AccountTransactions = { transactions: RawJson; links: { next: string | null } };
 
 export function accountTransactions(
   store: ReadStore,
   id: bigint,
   request: AccountRequest,
 ): AccountTransactions {
-  if (!request.includeTransactions) return { transactions: [], links: { next: null } };
-  const rows = store.transactions.listTransactions({
+  if (!request.includeTransactions) return { transactions: new RawJson("[]"), links: { next: null } };
+  const page = renderedTransactionPage(store, {
     accountIds: [{ op: "eq", value: id }],
     timestamps: request.timestamps.filters,
     types: request.transactionTypes,
@@ -27,7 +28,10 @@ export function accountTransactions(
     order: request.order,
     limit: request.limit,
   });
-  const last = rows.at(-1);
-  const next = nextLink(request.paging, rows.length, last && formatTimestamp(last.consensusNs));
-  return { transactions: rows.map((row) => transactionView(row)), links: { next } };
+  const next = nextLink(
+    request.paging,
+    page.count,
+    page.lastNs === undefined ? undefined : formatTimestamp(page.lastNs),
+  );
+  return { transactions: page.json, links: { next } };
 }

@@ -7,13 +7,14 @@ import type { ReadStore } from "../../store/read-store.ts";
 import type { TransactionRow } from "../../store/transactions.ts";
 import { formatTimestamp } from "../../time.ts";
 import { notFound } from "../http-errors.ts";
-import { nextLink, unwrapParams } from "../params/index.ts";
+import { buildNextLink, nextLink, unwrapParams } from "../params/index.ts";
 import {
   parseTransactionLookupRequest,
   parseTransactionsRequest,
   type TransactionLookupRequest,
   type TransactionsRequest,
 } from "../params/transactions.ts";
+import { renderedTransactionPage } from "../views/transaction-pages.ts";
 import { transactionView } from "../views/transactions.ts";
 import { defineRoute, jsonAnswer, type RouteDef } from "./route-table.ts";
 
@@ -47,10 +48,19 @@ export function transactionRoutes(): RouteDef[] {
 }
 
 function transactionsPage(store: ReadStore, request: TransactionsRequest) {
-  const rows = request.satisfiable ? store.transactions.listTransactions(request.query) : [];
-  const last = rows.at(-1);
-  const next = nextLink(request.paging, rows.length, last && formatTimestamp(last.consensusNs));
-  return jsonAnswer({ transactions: rows.map((row) => transactionView(row)), links: { next } });
+  if (!request.satisfiable) return jsonAnswer({ transactions: [], links: { next: null } });
+  const page = renderedTransactionPage(store, request.query);
+  // A wide account range's page that its budget ended early continues after the last candidate it examined
+  // (every match up to there is on the page), as upstream's bound timestamp ranges link on.
+  const next =
+    page.resumeNs === null
+      ? nextLink(
+          request.paging,
+          page.count,
+          page.lastNs === undefined ? undefined : formatTimestamp(page.lastNs),
+        )
+      : buildNextLink({ ...request.paging, lastValue: formatTimestamp(page.resumeNs) });
+  return jsonAnswer({ transactions: page.json, links: { next } });
 }
 
 function transactionLookup(store: ReadStore, { locator, filter }: TransactionLookupRequest) {
