@@ -57,6 +57,11 @@ export type Config = {
    * firewalled apart. Unset: `/metrics` is on the public port.
    */
   metricsPort?: number;
+  /**
+   * The mirror gRPC API's port (plaintext, on `host`; 0: any free port). Absent or null: no gRPC API (the CLI's
+   * default is 5600; tests and embedders opt in).
+   */
+  grpcPort?: number | null;
 };
 
 /** The public mirror node's REST statement timeout (`hiero.mirror.rest.db.pool.statementTimeout`). */
@@ -95,6 +100,7 @@ const schema = {
     queryTimeoutMs: { type: "integer", minimum: 1, maximum: 3600000 },
     maxFileMb: { type: "integer", minimum: 1, maximum: 2047 },
     metricsPort: { type: "integer", minimum: 0, maximum: 65535 },
+    grpcPort: { type: ["integer", "null"], minimum: 0, maximum: 65535 },
   },
 } as const;
 

@@ -57,6 +57,9 @@ ${COMMON_OPTIONS.replace("a node's record stream folder (…/record0.0.3)", "a n
   --query-timeout-ms MS       MIRRORLITE_QUERY_TIMEOUT_MS  a query running longer answers 503 and its thread
                                                       is replaced (20000)
   --metrics-port N            MIRRORLITE_METRICS_PORT serve /metrics on this port instead of --port (unset)
+  --grpc-port N|off           MIRRORLITE_GRPC_PORT    the mirror gRPC API (topic subscriptions, address book,
+                                                      health), plaintext on --host; 0 picks a free port,
+                                                      off disables it (5600)
 
 SIGTERM or SIGINT stops cleanly within 10 s (a file being applied is rolled back, never half applied);
 a second signal exits at once.`;
@@ -105,6 +108,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "query-timeout-ms": { type: "string" },
         "max-file-mb": { type: "string" },
         "metrics-port": { type: "string" },
+        "grpc-port": { type: "string" },
       },
     }));
   } catch (error) {
@@ -144,6 +148,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   const maxFileMb = maxFileText === undefined ? undefined : integer(maxFileText, "max-file-mb", problems);
   const metricsText = option("metrics-port", "MIRRORLITE_METRICS_PORT");
   const metricsPort = metricsText === undefined ? undefined : integer(metricsText, "metrics-port", problems);
+  const grpcText = option("grpc-port", "MIRRORLITE_GRPC_PORT") ?? "5600";
+  const grpcPort = grpcText === "off" ? null : integer(grpcText, "grpc-port", problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({
     // The bundled demo is a throwaway: index it in memory unless told otherwise.
@@ -169,6 +175,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     ...(queryTimeoutMs === undefined ? {} : { queryTimeoutMs }),
     ...(maxFileMb === undefined ? {} : { maxFileMb }),
     ...(metricsPort === undefined ? {} : { metricsPort }),
+    ...(name === "serve" ? { grpcPort } : {}),
   });
   return { name, config };
 }

@@ -5,6 +5,7 @@ import { createReadPool, type ReadPool } from "../api/read-pool.ts";
 import { loadRouteModules } from "../api/read-worker.ts";
 import { listen } from "../api/server.ts";
 import { type Config, DEFAULT_QUERY_TIMEOUT_MS } from "../config.ts";
+import { type GrpcServer, startGrpcServer } from "../grpc/server.ts";
 import { DbOpenError, type IngestLimits, type IngestService, startIngestService } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics } from "../metrics/metrics.ts";
@@ -19,6 +20,8 @@ export type RunningService = {
   server: Server;
   /** The port `/metrics` is served on when `--metrics-port` is given (else it is on `port`). */
   metricsPort: number | null;
+  /** The port of the mirror gRPC API, when `grpcPort` is set (null: not served). */
+  grpcPort: number | null;
   ingest: IngestService;
   /** The read workers answering API requests. */
   reads: ReadPool;
@@ -74,6 +77,7 @@ export async function startService(
   let reads: ReadPool | undefined;
   let listening: { server: Server; port: number };
   let metricsListening: { server: Server; port: number } | null = null;
+  let grpc: GrpcServer | null = null;
   try {
     try {
       await ingest.dbReady;
@@ -100,7 +104,12 @@ export async function startService(
       throw new StartupError(`cannot serve the index ${config.db}: ${(error as Error).message}`, error);
     }
     const pool = reads;
-    const metrics = createMetrics({ ingest, dbPath: location.path, reads: () => pool.stats() });
+    const metrics = createMetrics({
+      ingest,
+      dbPath: location.path,
+      reads: () => pool.stats(),
+      grpc: () => grpc?.stats ?? null,
+    });
     const app = createApp({
       reads,
       extraRoutes: await loadRouteModules(routeModules),
@@ -110,6 +119,7 @@ export async function startService(
       listCacheMaxStaleMs: config.listCacheMs,
       metrics,
       metricsElsewhere: config.metricsPort !== undefined,
+      grpcStatus: () => grpc?.status() ?? null,
       ...appExtras,
     });
     if (config.metricsPort !== undefined) {
@@ -117,11 +127,18 @@ export async function startService(
         listenMetrics(metrics, config.host, config.metricsPort!),
       );
     }
+    const grpcPort = config.grpcPort;
+    if (grpcPort != null) {
+      grpc = await bound("gRPC port", config.host, grpcPort, () =>
+        startGrpcServer({ host: config.host, port: grpcPort, reads: pool, ingest, log }),
+      );
+    }
     listening = await bound("port", config.host, config.port, () =>
       listen(app.listener, config.host, config.port),
     );
   } catch (error) {
     metricsListening?.server.close();
+    await grpc?.stop(0);
     await Promise.all([ingest.stop(), reads?.close()]);
     lock.release();
     location.dispose();
@@ -138,6 +155,7 @@ export async function startService(
       db: config.db,
       readWorkers: pool.stats().workers,
       ...(metricsPort === null ? {} : { metricsPort }),
+      ...(grpc === null ? {} : { grpcPort: grpc.port }),
     },
     "serving the mirror node API",
   );
@@ -153,8 +171,10 @@ export async function startService(
         metricsListening.server.close();
         metricsListening.server.closeAllConnections();
       }
+      // Open subscriptions end with UNAVAILABLE (clients resume elsewhere or later); reads stop after both fronts.
+      const grpcStopped = grpc?.stop(drainMs) ?? Promise.resolve();
       await Promise.all([
-        drained.finally(() => clearTimeout(deadline)).then(() => pool.close()),
+        Promise.all([drained.finally(() => clearTimeout(deadline)), grpcStopped]).then(() => pool.close()),
         ingest.stop(),
       ]);
       lock.release();
@@ -162,7 +182,8 @@ export async function startService(
     })();
     return stopping;
   };
-  return { port, server, ingest, reads: pool, metricsPort, stop };
+  const grpcServer = grpc as GrpcServer | null;
+  return { port, server, ingest, reads: pool, metricsPort, grpcPort: grpcServer?.port ?? null, stop };
 }
 
 /** Binds a listener, turning a failure into the one line a start-up failure is: `port 5551 on … is in use`. */
@@ -170,7 +191,10 @@ async function bound<T>(what: string, host: string, port: number, listen: () => 
   try {
     return await listen();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    // grpc-js reports a failed bind as one message naming the listen error.
+    const text = (error as Error).message ?? "";
+    const code =
+      (error as NodeJS.ErrnoException).code ?? (/\bEADDRINUSE\b/.test(text) ? "EADDRINUSE" : undefined);
     const why =
       code === "EADDRINUSE"
         ? "is in use"

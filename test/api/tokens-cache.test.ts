@@ -391,6 +391,9 @@ describe("--list-cache-ms", () => {
         "silent",
         "--poll-ms",
         "50",
+        // Not the default 5600: test files run side by side.
+        "--grpc-port",
+        "off",
       ].concat(["--list-cache-ms", listCacheMs]),
       {},
     );
