@@ -6,6 +6,8 @@ export class GrpcStats {
   subscribers = 0;
   /** Of those, the ones past their historical phase, waiting for new messages. */
   liveSubscribers = 0;
+  /** Reads of a live topic after a commit named it (one serves every live subscription of the topic). */
+  liveReads = 0;
   /** Messages handed to calls (topic messages and address book nodes). */
   messagesSent = 0;
   /** Calls ended, by status name (CANCELLED: the client went away). */

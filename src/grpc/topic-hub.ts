@@ -255,6 +255,7 @@ export class TopicHub {
         const issuedAt = this.commits;
         let from: bigint | null = null;
         for (const sub of topic.subs) if (from === null || sub.lastNs < from) from = sub.lastNs;
+        this.deps.stats.liveReads += 1;
         const page = await this.deps.reads.topicPage({
           topicId,
           afterNs: from!,

@@ -148,6 +148,11 @@ export function createMetrics({ ingest, dbPath, reads, grpc }: MetricsDeps): Met
       () => grpc()?.messagesSent ?? 0,
     );
     total(
+      "mirrorlite_grpc_live_reads_total",
+      "Reads of a topic after a commit named it, each shared by all of the topic's live subscriptions.",
+      () => grpc()?.liveReads ?? 0,
+    );
+    total(
       "mirrorlite_grpc_stream_errors_total",
       "gRPC calls ended with an error status (not OK, not cancelled by the client).",
       () => grpc()?.streamErrors ?? 0,
