@@ -70,7 +70,7 @@ describe("getNodes", () => {
           node_cert_hash: `0x${Buffer.from(n.nodeCertHash).toString("utf8")}`,
           service_endpoints: n.serviceEndpoint.map((e) => ({
             domain_name: e.domainName,
-            ip_address_v4: e.ipAddressV4.length === 4 ? [...e.ipAddressV4].join(".") : "",
+            ip_address_v4: e.ipAddressV4?.length === 4 ? [...e.ipAddressV4].join(".") : "",
             port: e.port,
           })),
           stake: Number(n.stake),
