@@ -43,6 +43,9 @@ export async function startMirrorlite(
       "--log-level",
       "warn",
       "--no-wait-signatures",
+      // The gRPC API's default port (5600) may be taken on a shared machine; a bench that wants it passes one.
+      "--grpc-port",
+      "off",
       ...extraArgs,
     ],
     { stdio: ["ignore", "inherit", "inherit"] },
