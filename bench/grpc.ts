@@ -11,14 +11,15 @@
  *   subscription.
  *
  * The stream is the scenario engine's bulk writer with `mix: "messages"` (one topic, only its messages).
- * Run alone: `node --import tsx bench/grpc.ts [--quick]` (quick: 20,000 messages, 10 live files).
+ * Run alone: `node --import tsx bench/grpc.ts [--quick]` (quick: 20,000 messages, 10 live files). With
+ * `GRPC_BENCH_PROFILE=DIR` the server writes CPU profiles of its threads there.
  */
 import "../src/streams/long-setup.ts";
 import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { Client as GrpcClient, credentials } from "@grpc/grpc-js";
+import { credentials, Client as GrpcClient } from "@grpc/grpc-js";
 import { com } from "@hiero-ledger/proto";
 import Database from "better-sqlite3";
 import Long from "long";
@@ -31,6 +32,8 @@ export type GrpcBenchOptions = { quick?: boolean };
 export type GrpcBenchResult = {
   history: number;
   replayPerSecond: number;
+  /** The server's CPU time per replayed message (all its threads), median of the rounds. */
+  replayCpuUsPerMessage: number;
   liveFiles: number;
   liveSubscribers: number;
   latencyP50Ms: number;
@@ -56,7 +59,10 @@ function percentile(values: readonly number[], p: number): number {
 function connections(port: number, streams: number): GrpcClient[] {
   return Array.from(
     { length: Math.ceil(streams / STREAMS_PER_CONNECTION) },
-    () => new GrpcClient(`127.0.0.1:${port}`, credentials.createInsecure(), { "grpc.use_local_subchannel_pool": 1 }),
+    () =>
+      new GrpcClient(`127.0.0.1:${port}`, credentials.createInsecure(), {
+        "grpc.use_local_subchannel_pool": 1,
+      }),
   );
 }
 
@@ -76,6 +82,12 @@ function subscribe(client: GrpcClient, topicNum: bigint, startNs: bigint | null,
     })
     .finish();
   return client.makeServerStreamRequest(SUBSCRIBE, identity, identity, Buffer.from(request));
+}
+
+/** CPU time a process has used (user + system), in ms, from /proc (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function rssMb(pid: number): number {
@@ -123,7 +135,10 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
     mkdirSync(recordsDir);
     const copy = (name: string) => {
       copyFileSync(join(staging, name), join(recordsDir, name));
-      copyFileSync(join(staging, name.replace(".rcd.gz", ".rcd_sig")), join(recordsDir, name.replace(".rcd.gz", ".rcd_sig")));
+      copyFileSync(
+        join(staging, name.replace(".rcd.gz", ".rcd_sig")),
+        join(recordsDir, name.replace(".rcd.gz", ".rcd_sig")),
+      );
     };
     for (const name of files.slice(0, -liveFiles)) copy(name);
     console.log(`grpc: generated ${generated.transactions} transactions in ${generated.files} files`);
@@ -144,6 +159,9 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
     const server = spawn(
       process.execPath,
       [
+        ...(process.env.GRPC_BENCH_PROFILE
+          ? ["--cpu-prof", `--cpu-prof-dir=${process.env.GRPC_BENCH_PROFILE}`]
+          : []),
         `${REPO}bin/mirrorlite.js`,
         "serve",
         "--records",
@@ -179,14 +197,17 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
     const clients: GrpcClient[] = [];
     try {
       await until(
-        async () => (await fetch(`http://127.0.0.1:${httpPort}/health/readiness`).catch(() => null))?.status === 200,
+        async () =>
+          (await fetch(`http://127.0.0.1:${httpPort}/health/readiness`).catch(() => null))?.status === 200,
         120_000,
         "readiness",
       );
 
       // Replay: one subscriber, the whole history (limit = its size, so the call ends).
       const rates: number[] = [];
+      const cpuPerMessageUs: number[] = [];
       for (let round = 0; round < 3; round++) {
+        const cpuBefore = cpuMs(server.pid!);
         const [client] = connections(grpcPort, 1);
         clients.push(client!);
         const started = performance.now();
@@ -197,15 +218,21 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
             n += 1;
           });
           call.on("status", (status: { code: number; details: string }) =>
-            status.code === 0 ? resolve(n) : reject(new Error(`replay ended ${status.code} ${status.details}`)),
+            status.code === 0
+              ? resolve(n)
+              : reject(new Error(`replay ended ${status.code} ${status.details}`)),
           );
           call.on("error", () => {});
         });
         rates.push(received / ((performance.now() - started) / 1000));
+        cpuPerMessageUs.push(((cpuMs(server.pid!) - cpuBefore) * 1000) / received);
         client!.close();
       }
       const replayPerSecond = percentile(rates, 50);
-      console.log(`grpc: replayed ${historyCount} messages at ${rates.map((r) => r.toFixed(0)).join(", ")} messages/s`);
+      console.log(
+        `grpc: replayed ${historyCount} messages at ${rates.map((r) => r.toFixed(0)).join(", ")} messages/s; ` +
+          `server CPU ${cpuPerMessageUs.map((us) => us.toFixed(1)).join(", ")} µs per message (all threads)`,
+      );
 
       // Live: 100 subscribers from just after the history; files arrive one at a time.
       const live = connections(grpcPort, liveSubscribers);
@@ -222,15 +249,26 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
         call.on("error", () => {});
         return call;
       });
-      await until(async () => (await metric(httpPort, "mirrorlite_grpc_live_subscribers")) >= liveSubscribers, 60_000, "live subscribers");
+      await until(
+        async () => (await metric(httpPort, "mirrorlite_grpc_live_subscribers")) >= liveSubscribers,
+        60_000,
+        "live subscribers",
+      );
       const latencies: number[] = [];
       const beyondIngest: number[] = [];
       for (let k = 0; k < held.length; k++) {
         const name = held[k]!;
         copyFileSync(join(staging, name), join(recordsDir, name));
-        copyFileSync(join(staging, name.replace(".rcd.gz", ".rcd_sig")), join(recordsDir, name.replace(".rcd.gz", ".rcd_sig")));
+        copyFileSync(
+          join(staging, name.replace(".rcd.gz", ".rcd_sig")),
+          join(recordsDir, name.replace(".rcd.gz", ".rcd_sig")),
+        );
         const arrived = performance.now();
-        await until(() => firstOfFile[k]!.length === liveSubscribers, 30_000, `file ${name} at every subscriber`);
+        await until(
+          () => firstOfFile[k]!.length === liveSubscribers,
+          30_000,
+          `file ${name} at every subscriber`,
+        );
         await until(() => counts.every((c) => c >= (k + 1) * perFile), 30_000, `all of ${name}`);
         const delivered = Math.max(...firstOfFile[k]!);
         latencies.push(delivered - arrived);
@@ -244,7 +282,11 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
           `beyond the commit log line p99 ${percentile(beyondIngest, 99).toFixed(1)} ms`,
       );
       for (const client of live) client.close();
-      await until(async () => (await metric(httpPort, "mirrorlite_grpc_subscribers")) === 0, 30_000, "subscribers to end");
+      await until(
+        async () => (await metric(httpPort, "mirrorlite_grpc_subscribers")) === 0,
+        30_000,
+        "subscribers to end",
+      );
 
       // Idle: 1,000 subscriptions from now on; nothing reaches them.
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -272,6 +314,7 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
       return {
         history: historyCount,
         replayPerSecond,
+        replayCpuUsPerMessage: percentile(cpuPerMessageUs, 50),
         liveFiles: held.length,
         liveSubscribers,
         latencyP50Ms: percentile(latencies, 50),

@@ -12,14 +12,14 @@
  *   that can hold messages after its `lastNs` is announced to the hub after it joined.
  * - A live topic read starting after `from` serves only subscriptions with `lastNs >= from`; any other one marks
  *   the topic for another read (which then starts at the smaller `lastNs`).
- * - Memory: at most one page per catch-up (the next is read once the call has taken the last one); a live
+ * - Memory: at most two pages per catch-up (one being written, the next being read); a live
  *   subscription's queue is bounded (past it: DEADLINE_EXCEEDED, as upstream's listener buffer).
  */
 import type { ServerWritableStream } from "@grpc/grpc-js";
 import { CallSink } from "./call-sink.ts";
 import type { FramedMessage } from "./page-frame.ts";
 import { NOT_A_TOPIC, TOPIC_PAGE_SIZE, TOPIC_UNKNOWN } from "./read-jobs.ts";
-import type { GrpcReads } from "./reads.ts";
+import type { GrpcReads, PageResult } from "./reads.ts";
 import type { TopicFilter } from "./requests.ts";
 import { entityText } from "./requests.ts";
 import type { GrpcStats } from "./stats.ts";
@@ -99,6 +99,9 @@ class TopicSubscription {
   }
 }
 
+/** A catch-up read with what was known when it was issued (see the no-lost-wake-up invariant). */
+type CatchUpRead = { page: PageResult; counter: number; indexedEnd: bigint | null; limit: number };
+
 /** A topic with live subscriptions: at most one read of it runs at a time; `dirty` asks for another. */
 type LiveTopic = { readonly subs: Set<TopicSubscription>; reading: boolean; dirty: boolean };
 
@@ -172,31 +175,38 @@ export class TopicHub {
     for (const sub of [...this.all]) sub.sink.end(refusal, true);
   }
 
-  private async catchUp(sub: TopicSubscription): Promise<void> {
-    const { reads } = this.deps;
+  /** Starts a catch-up read, noting the commit counter and the index's end as they were when it was issued. */
+  private issue(
+    sub: TopicSubscription,
+    afterNs: bigint,
+    limit: number,
+    check: boolean,
+  ): Promise<CatchUpRead> {
+    const counter = this.commits;
+    const indexedEnd = this.indexedEnd;
     const filter = sub.filter;
+    return this.deps.reads
+      .topicPage({ topicId: filter.topicId, afterNs, beforeNs: filter.endNs, limit, check })
+      .then((page) => ({ page, counter, indexedEnd, limit }));
+  }
+
+  /**
+   * History in pages, then live. The page after a full one is read while this one is written (at most two
+   * pages held per subscription), since a read worker's round trip would otherwise leave the call idle.
+   */
+  private async catchUp(sub: TopicSubscription): Promise<void> {
+    const filter = sub.filter;
+    let pending = this.issue(sub, sub.lastNs, sub.pageLimit(), true);
     let first = true;
     for (;;) {
-      const counter = this.commits;
-      const indexedEnd = this.indexedEnd;
-      const limit = sub.pageLimit();
-      const page = await reads.topicPage({
-        topicId: filter.topicId,
-        afterNs: sub.lastNs,
-        beforeNs: filter.endNs,
-        limit,
-        check: first,
-      });
+      const { page, counter, indexedEnd, limit } = await pending;
       if (sub.ended) return;
       if (!page.ok) {
         sub.sink.end(DATA_SOURCE, true);
         return;
       }
       if (first && page.status === TOPIC_UNKNOWN) {
-        sub.sink.end({
-          code: Status.NOT_FOUND,
-          details: `${entityText(filter.topicId)} does not exist`,
-        });
+        sub.sink.end({ code: Status.NOT_FOUND, details: `${entityText(filter.topicId)} does not exist` });
         return;
       }
       if (first && page.status === NOT_A_TOPIC) {
@@ -204,8 +214,16 @@ export class TopicHub {
         return;
       }
       first = false;
-      for (const message of page.messages) if (!sub.offer(message)) return;
-      const full = page.messages.length >= limit;
+      const messages = page.messages;
+      const full = messages.length >= limit;
+      if (full) {
+        const left = sub.remaining === null ? null : sub.remaining - BigInt(messages.length);
+        if (left === null || left > 0n) {
+          const next = left !== null && left < BigInt(TOPIC_PAGE_SIZE) ? Number(left) : TOPIC_PAGE_SIZE;
+          pending = this.issue(sub, messages.at(-1)!.consensusNs, next, false);
+        }
+      }
+      for (const message of messages) if (!sub.offer(message)) return;
       if (!full) {
         const end = filter.endNs;
         // §3.4 case 2 (an end before the call) and case 5 (the index had passed the end when this read began).
@@ -218,9 +236,10 @@ export class TopicHub {
           return;
         }
       }
-      // Hold one page at most: the next is read once the call has taken this one.
+      // Hold two pages at most: the one after the next is read once the call has taken this one.
       await sub.sink.drained();
       if (sub.ended) return;
+      if (!full) pending = this.issue(sub, sub.lastNs, sub.pageLimit(), false);
     }
   }
 
