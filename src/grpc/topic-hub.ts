@@ -289,12 +289,12 @@ export class TopicHub {
         }
         const full = page.messages.length >= TOPIC_PAGE_SIZE;
         if (full) topic.dirty = true;
-        for (const sub of subs) {
-          if (sub.lastNs < from!) {
-            topic.dirty = true;
-            continue;
-          }
-          for (const message of page.messages) if (!sub.offer(message)) break;
+        const covered = subs.filter((sub) => sub.lastNs >= from!);
+        if (covered.length < subs.length) topic.dirty = true;
+        // Message by message across the subscriptions, so that the first of a commit reaches every one of them
+        // before the rest of it reaches any.
+        for (const message of page.messages) for (const sub of covered) sub.offer(message);
+        for (const sub of covered) {
           if (!full && sub.endAfterCommit !== null && sub.endAfterCommit <= issuedAt) sub.sink.end("ok");
         }
       }
