@@ -5,6 +5,7 @@ import { type Client, Timestamp, type TopicMessage, TopicMessageQuery } from "@h
 import Long from "long";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyScenarioBlocks, expectedLedger } from "../helpers/fixtures.ts";
+import { validateResponse } from "../helpers/openapi.ts";
 import { startTestService, type TestService, tempDir, waitForBlock } from "../helpers/service.ts";
 import { rawCall, SUBSCRIBE_TOPIC, sdkClient, topicQuery } from "./grpc-client.ts";
 
@@ -318,6 +319,7 @@ describe("TopicMessageQuery (live)", () => {
     expect(metrics.text).toMatch(/^mirrorlite_grpc_messages_sent_total [1-9]\d*$/m);
     expect(metrics.text).toMatch(/^mirrorlite_grpc_calls_ended_total\{status="NOT_FOUND"\} [1-9]\d*$/m);
     const readiness = await service.get("/health/readiness");
+    validateResponse({ path: "/health/readiness", status: readiness.status, body: readiness.body });
     expect((readiness.body as { grpc: unknown }).grpc).toEqual({
       state: "serving",
       port: grpcPort,
