@@ -21,7 +21,7 @@ export function rawCall(
   port: number,
   path: string,
   request: Uint8Array,
-  options: { maxMessages?: number } = {},
+  options: { maxMessages?: number; onMessage?: (count: number) => void } = {},
 ): Promise<RawStreamResult> {
   const client = new GrpcClient(`127.0.0.1:${port}`, credentials.createInsecure());
   return new Promise((resolve) => {
@@ -29,6 +29,7 @@ export function rawCall(
     const call = client.makeServerStreamRequest(path, identity, identity, Buffer.from(request));
     call.on("data", (message: Buffer) => {
       messages.push(message);
+      options.onMessage?.(messages.length);
       if (options.maxMessages !== undefined && messages.length >= options.maxMessages) call.cancel();
     });
     call.on("status", (status: { code: number; details: string; metadata: Metadata }) => {
