@@ -45,6 +45,8 @@ export const mirror = com.hedera.mirror.api.proto;
 export const SUBSCRIBE_TOPIC = "/com.hedera.mirror.api.proto.ConsensusService/subscribeTopic";
 export const GET_NODES = "/com.hedera.mirror.api.proto.NetworkService/getNodes";
 
-export function topicQuery(query: Parameters<typeof mirror.ConsensusTopicQuery.create>[0]): Uint8Array {
-  return mirror.ConsensusTopicQuery.encode(mirror.ConsensusTopicQuery.create(query)).finish();
+/** A `ConsensusTopicQuery`'s bytes; int64 fields may be plain numbers (protobufjs takes them). */
+export function topicQuery(query: object): Uint8Array {
+  const create = mirror.ConsensusTopicQuery.create as (properties: object) => object;
+  return mirror.ConsensusTopicQuery.encode(create(query)).finish();
 }
