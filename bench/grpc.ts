@@ -42,6 +42,8 @@ export type GrpcBenchResult = {
   idleSubscribers: number;
   idleRssMb: number;
   idleKbPerSubscriber: number;
+  /** The main thread's heap used, per idle subscription (calls, connections and subscription state). */
+  idleHeapKbPerSubscriber: number;
 };
 
 const SUBSCRIBE = "/com.hedera.mirror.api.proto.ConsensusService/subscribeTopic";
@@ -291,6 +293,7 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
       // Idle: 1,000 subscriptions from now on; nothing reaches them.
       await new Promise((resolve) => setTimeout(resolve, 500));
       const rssBefore = rssMb(server.pid!);
+      const heapBefore = await metric(httpPort, "nodejs_heap_size_used_bytes");
       const idle = connections(grpcPort, idleSubscribers);
       clients.push(...idle);
       const idleCalls = Array.from({ length: idleSubscribers }, (_, i) => {
@@ -305,11 +308,14 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
       );
       await new Promise((resolve) => setTimeout(resolve, 500));
       const rssAfter = rssMb(server.pid!);
+      const heapAfter = await metric(httpPort, "nodejs_heap_size_used_bytes");
       for (const call of idleCalls) call.cancel();
       const idleKb = ((rssAfter - rssBefore) * 1024) / idleSubscribers;
+      const heapKb = (heapAfter - heapBefore) / 1024 / idleSubscribers;
       console.log(
         `grpc: ${idleSubscribers} idle subscribers: server RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB ` +
-          `(${idleKb.toFixed(1)} KB each)`,
+          `(${idleKb.toFixed(1)} KB each); main-thread heap used ${(heapBefore / 2 ** 20).toFixed(1)} → ` +
+          `${(heapAfter / 2 ** 20).toFixed(1)} MB (${heapKb.toFixed(1)} KB each; both move with garbage collection)`,
       );
       return {
         history: historyCount,
@@ -323,6 +329,7 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
         idleSubscribers,
         idleRssMb: rssAfter,
         idleKbPerSubscriber: idleKb,
+        idleHeapKbPerSubscriber: heapKb,
       };
     } finally {
       for (const client of clients) client.close();

@@ -138,7 +138,7 @@ if (wanted("grpc")) {
       `(p50 ${r.latencyP50Ms.toFixed(1)} ms); beyond ingest's commit p99 ${r.beyondIngestP99Ms.toFixed(1)} ms ` +
       `(target 100) ${r.beyondIngestP99Ms <= 100 ? "met" : "MISSED"}`,
     `${`gRPC ${r.idleSubscribers} idle subscribers, server RSS`.padEnd(56)} ${r.idleRssMb.toFixed(0)} MB ` +
-      `(${r.idleKbPerSubscriber.toFixed(1)} KB per subscriber, no target)`,
+      `(${r.idleKbPerSubscriber.toFixed(1)} KB RSS, ${r.idleHeapKbPerSubscriber.toFixed(1)} KB heap per subscriber, no target)`,
   );
 }
 console.log("\n== summary");
