@@ -4,7 +4,8 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, transactions, ingest-speed, block-ingest, account-relations, reads, accounts
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, transactions, ingest-speed, block-ingest, account-relations, reads, accounts, grpc
+ *   npm run bench -- grpc --quick      # the gRPC part with 20,000 history messages and 10 live files
  *   npm run bench -- ingest-speed --large   # with the 1M-transaction scaling point (several minutes more)
  *   npm run bench -- transactions --baseline=REF   # ingest speed next to the build of git ref REF too
  *   npm run bench -- block-ingest --baseline=REF   # block ingest by the build of git ref REF too, same rounds
@@ -14,6 +15,7 @@ import { benchAccounts } from "./accounts.ts";
 import { benchBlockIngest } from "./block-ingest.ts";
 import { benchBlocks } from "./blocks.ts";
 import { benchFeeEstimate } from "./fee-estimate.ts";
+import { benchGrpc } from "./grpc.ts";
 import { benchIngestAndLookup } from "./ingest-and-lookup.ts";
 import { benchIngestSpeed } from "./ingest-speed.ts";
 import type { CpuComparison } from "./lib/wrk-compare.ts";
@@ -125,6 +127,19 @@ if (wanted("transactions")) {
 if (wanted("reads")) {
   console.log("== reads off the event loop: the read-worker pool (wrk)");
   for (const r of await benchReadPool()) verdict(r.name, r.ratio, r.target, r.cpu);
+}
+if (wanted("grpc")) {
+  console.log("== gRPC API: topic subscriptions");
+  const r = await benchGrpc({ quick: flags.includes("--quick") });
+  verdicts.push(
+    `${`gRPC replay of ${r.history} messages to one subscriber (msg/s)`.padEnd(56)} ${r.replayPerSecond.toFixed(0)} ` +
+      `(target 50000) ${r.replayPerSecond >= 50_000 ? "met" : "MISSED"}; server CPU ${r.replayCpuUsPerMessage.toFixed(1)} µs/message`,
+    `${`gRPC file arrival → ${r.liveSubscribers} live subscribers, p99`.padEnd(56)} ${r.latencyP99Ms.toFixed(1)} ms ` +
+      `(p50 ${r.latencyP50Ms.toFixed(1)} ms); beyond ingest's commit p99 ${r.beyondIngestP99Ms.toFixed(1)} ms ` +
+      `(target 100) ${r.beyondIngestP99Ms <= 100 ? "met" : "MISSED"}`,
+    `${`gRPC ${r.idleSubscribers} idle subscribers, server RSS`.padEnd(56)} ${r.idleRssMb.toFixed(0)} MB ` +
+      `(${r.idleKbPerSubscriber.toFixed(1)} KB RSS, ${r.idleHeapKbPerSubscriber.toFixed(1)} KB heap per subscriber, no target)`,
+  );
 }
 console.log("\n== summary");
 for (const line of verdicts) console.log(line);

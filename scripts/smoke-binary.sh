@@ -69,7 +69,7 @@ run() {
   local name="$1" path="$2" checks="$3" expect="${EXPECT:-\"token_id\"}"
   shift 3
   : >"$work/$name.log"
-  env -i PATH=/nonexistent HOME="$work" "$work/mirrorlite" serve --port 0 --java-port 0 --log-format json "$@" \
+  env -i PATH=/nonexistent HOME="$work" "$work/mirrorlite" serve --port 0 --java-port 0 --grpc-port 0 --log-format json "$@" \
     >"$work/$name.log" 2>&1 &
   pid=$!
   local port="" url=""

@@ -64,6 +64,11 @@ export type Config = {
    * host.
    */
   javaPort?: number;
+  /**
+   * The mirror gRPC API's port (plaintext, on `host`; 0: any free port). Absent or null: no gRPC API (the CLI's
+   * default is 5600; tests and embedders opt in).
+   */
+  grpcPort?: number | null;
 };
 
 /** The public mirror node's REST statement timeout (`hiero.mirror.rest.db.pool.statementTimeout`). */
@@ -103,6 +108,7 @@ const schema = {
     maxFileMb: { type: "integer", minimum: 1, maximum: 2047 },
     metricsPort: { type: "integer", minimum: 0, maximum: 65535 },
     javaPort: { type: "integer", minimum: 0, maximum: 65535 },
+    grpcPort: { type: ["integer", "null"], minimum: 0, maximum: 65535 },
   },
 } as const;
 

@@ -46,6 +46,9 @@ export async function startMirrorlite(
       // No second listener on 8084: benches run side by side.
       "--java-port",
       "0",
+      // The gRPC API's default port (5600) may be taken on a shared machine; a bench that wants it passes one.
+      "--grpc-port",
+      "off",
       ...extraArgs,
     ],
     { stdio: ["ignore", "inherit", "inherit"] },

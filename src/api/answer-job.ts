@@ -22,6 +22,7 @@ export function cacheControlOf(route: RouteDef, listStaleMs: number): string {
 
 /** Renders a GET answer's body in its route's style: content type, ETag (weak, or the Java service's strong one). */
 export function renderRouteAnswer(route: RouteDef, answer: RouteAnswer): RenderedBody {
+  if (answer.binary !== undefined) return binaryBody(answer.status, answer.binary);
   const java = route.style === "java";
   return renderBody(
     answer.status,
@@ -31,6 +32,19 @@ export function renderRouteAnswer(route: RouteDef, answer: RouteAnswer): Rendere
     java ? javaEtag : weakEtag,
     answer.maxAge ?? null,
   );
+}
+
+/** A binary answer (gRPC read jobs) as it travels back: no ETag, no links, nothing to render. */
+function binaryBody(status: number, body: Uint8Array): RenderedBody {
+  return {
+    status,
+    body,
+    bytes: body.byteLength,
+    etag: "",
+    contentType: "application/x-protobuf",
+    link: null,
+    maxAge: null,
+  };
 }
 
 /** Renders a POST answer's body: the Java service's JSON type, no ETag (and, from the front, no `Cache-Control`). */

@@ -1,4 +1,5 @@
 import express, { type Express, type RequestHandler } from "express";
+import type { GrpcStatus } from "../grpc/server.ts";
 import type { Progress } from "../ingest/progress.ts";
 import type { IngestStatus } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
@@ -47,6 +48,8 @@ export type AppDeps = {
   metricsElsewhere?: boolean;
   /** Catch-up pace for the readiness body. */
   progress?: () => Progress;
+  /** The gRPC listener, for the readiness body (null: not served). */
+  grpcStatus?: () => GrpcStatus | null;
   /** More Express routers, mounted after health and before the 404 (e.g. groups served by Express). */
   routers?: readonly RequestHandler[];
 };
@@ -103,7 +106,7 @@ export function createApp(deps: AppDeps): App {
     res.set(CORS_HEADER, "*");
     next();
   });
-  app.use(healthRoutes(status, deps.progress));
+  app.use(healthRoutes(status, deps.progress, deps.grpcStatus));
   if (deps.metrics && deps.metricsElsewhere !== true) app.use(metricsRoutes(deps.metrics));
   app.use(docsRoutes());
   for (const router of deps.routers ?? []) app.use(router);

@@ -5,6 +5,7 @@
  * `MessageChannel` port, as the thread entry (read-worker-entry.ts) does with `parentPort`.
  */
 import type { MessagePort } from "node:worker_threads";
+import { grpcReadJobs } from "../grpc/read-jobs.ts";
 import { openReader } from "../store/db.ts";
 import { createReadStore } from "../store/read-store.ts";
 import { createJobAnswerer } from "./answer-job.ts";
@@ -50,7 +51,8 @@ export async function runReadWorker(data: ReadWorkerData, port: ReadWorkerPort):
   let answer: ReturnType<typeof createJobAnswerer>;
   try {
     const db = openReader(data.dbPath);
-    const routes = [...apiRoutes(), ...(await loadRouteModules(data.routeModules))];
+    // The gRPC API's reads ride on the same table under templates no HTTP path matches (grpc/read-jobs.ts).
+    const routes = [...apiRoutes(), ...grpcReadJobs(), ...(await loadRouteModules(data.routeModules))];
     answer = createJobAnswerer(routes, createReadStore(db));
   } catch (error) {
     port.postMessage({ type: "start-failed", reason: (error as Error).message } satisfies ReadWorkerMessage);

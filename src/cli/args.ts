@@ -60,6 +60,9 @@ ${COMMON_OPTIONS.replace("a node's record stream folder (…/record0.0.3)", "a n
   --java-port N               MIRRORLITE_JAVA_PORT    also serve the Java-service paths (/network/*, hooks…)
                                                       here, as SDKs expect on 8084; 0: off (8084 with the
                                                       default host, else off)
+  --grpc-port N|off           MIRRORLITE_GRPC_PORT    the mirror gRPC API (topic subscriptions, address book,
+                                                      health), plaintext on --host; 0 picks a free port,
+                                                      off disables it (5600)
 
 SIGTERM or SIGINT stops cleanly within 10 s (a file being applied is rolled back, never half applied);
 a second signal exits at once.`;
@@ -111,6 +114,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "max-file-mb": { type: "string" },
         "metrics-port": { type: "string" },
         "java-port": { type: "string" },
+        "grpc-port": { type: "string" },
       },
     }));
   } catch (error) {
@@ -154,6 +158,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   // The SDKs send a local mirror's Java-service queries to 8084: listen there unless told otherwise (0: off).
   const javaText = option("java-port", "MIRRORLITE_JAVA_PORT") ?? (host === DEFAULT_HOST ? "8084" : "0");
   const javaPort = integer(javaText, "java-port", problems);
+  const grpcText = option("grpc-port", "MIRRORLITE_GRPC_PORT") ?? "5600";
+  const grpcPort = grpcText === "off" ? null : integer(grpcText, "grpc-port", problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({
     // The bundled demo is a throwaway: index it in memory unless told otherwise.
@@ -180,6 +186,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     ...(maxFileMb === undefined ? {} : { maxFileMb }),
     ...(metricsPort === undefined ? {} : { metricsPort }),
     ...(javaPort === 0 ? {} : { javaPort }),
+    ...(name === "serve" ? { grpcPort } : {}),
   });
   return { name, config };
 }

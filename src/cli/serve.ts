@@ -5,6 +5,7 @@ import { createReadPool, type ReadPool } from "../api/read-pool.ts";
 import { loadRouteModules } from "../api/read-worker.ts";
 import { listen } from "../api/server.ts";
 import { type Config, DEFAULT_QUERY_TIMEOUT_MS } from "../config.ts";
+import { type GrpcServer, startGrpcServer } from "../grpc/server.ts";
 import { DbOpenError, type IngestLimits, type IngestService, startIngestService } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics } from "../metrics/metrics.ts";
@@ -21,6 +22,8 @@ export type RunningService = {
   metricsPort: number | null;
   /** The second port, serving the Java-service paths (`--java-port`), or null when off. */
   javaPort: number | null;
+  /** The port of the mirror gRPC API, when `grpcPort` is set (null: not served). */
+  grpcPort: number | null;
   ingest: IngestService;
   /** The read workers answering API requests. */
   reads: ReadPool;
@@ -79,6 +82,7 @@ export async function startService(
   let javaListening: { server: Server; port: number } | null = null;
   /** The main listener once bound (closed again if a later listener fails). */
   let mainListening: { server: Server; port: number } | null = null;
+  let grpc: GrpcServer | null = null;
   try {
     try {
       await ingest.dbReady;
@@ -105,7 +109,12 @@ export async function startService(
       throw new StartupError(`cannot serve the index ${config.db}: ${(error as Error).message}`, error);
     }
     const pool = reads;
-    const metrics = createMetrics({ ingest, dbPath: location.path, reads: () => pool.stats() });
+    const metrics = createMetrics({
+      ingest,
+      dbPath: location.path,
+      reads: () => pool.stats(),
+      grpc: () => grpc?.stats ?? null,
+    });
     const app = createApp({
       reads,
       extraRoutes: await loadRouteModules(routeModules),
@@ -115,11 +124,18 @@ export async function startService(
       listCacheMaxStaleMs: config.listCacheMs,
       metrics,
       metricsElsewhere: config.metricsPort !== undefined,
+      grpcStatus: () => grpc?.status() ?? null,
       ...appExtras,
     });
     if (config.metricsPort !== undefined) {
       metricsListening = await bound("metrics port", config.host, config.metricsPort, () =>
         listenMetrics(metrics, config.host, config.metricsPort!),
+      );
+    }
+    const grpcPort = config.grpcPort;
+    if (grpcPort != null) {
+      grpc = await bound("gRPC port", config.host, grpcPort, () =>
+        startGrpcServer({ host: config.host, port: grpcPort, reads: pool, ingest, log }),
       );
     }
     listening = await bound("port", config.host, config.port, () =>
@@ -136,6 +152,7 @@ export async function startService(
     metricsListening?.server.close();
     javaListening?.server.close();
     mainListening?.server.close();
+    await grpc?.stop(0);
     await Promise.all([ingest.stop(), reads?.close()]);
     lock.release();
     location.dispose();
@@ -154,6 +171,7 @@ export async function startService(
       readWorkers: pool.stats().workers,
       ...(metricsPort === null ? {} : { metricsPort }),
       ...(javaPort === null ? {} : { javaPort }),
+      ...(grpc === null ? {} : { grpcPort: grpc.port }),
     },
     "serving the mirror node API",
   );
@@ -170,8 +188,10 @@ export async function startService(
         other.server.close();
         other.server.closeAllConnections();
       }
+      // Open subscriptions end with UNAVAILABLE (clients resume elsewhere or later); reads stop after both fronts.
+      const grpcStopped = grpc?.stop(drainMs) ?? Promise.resolve();
       await Promise.all([
-        drained.finally(() => clearTimeout(deadline)).then(() => pool.close()),
+        Promise.all([drained.finally(() => clearTimeout(deadline)), grpcStopped]).then(() => pool.close()),
         ingest.stop(),
       ]);
       lock.release();
@@ -179,7 +199,8 @@ export async function startService(
     })();
     return stopping;
   };
-  return { port, server, ingest, reads: pool, metricsPort, javaPort, stop };
+  const grpcServer = grpc as GrpcServer | null;
+  return { port, server, ingest, reads: pool, metricsPort, javaPort, grpcPort: grpcServer?.port ?? null, stop };
 }
 
 /** Binds a listener, turning a failure into the one line a start-up failure is: `port 5551 on … is in use`. */
@@ -187,7 +208,10 @@ async function bound<T>(what: string, host: string, port: number, listen: () => 
   try {
     return await listen();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    // grpc-js reports a failed bind as one message naming the listen error.
+    const text = (error as Error).message ?? "";
+    const code =
+      (error as NodeJS.ErrnoException).code ?? (/\bEADDRINUSE\b/.test(text) ? "EADDRINUSE" : undefined);
     const why =
       code === "EADDRINUSE"
         ? "is in use"

@@ -129,6 +129,8 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
         consensusStart: applied.consensusStart.toString(),
         consensusEnd: applied.consensusEnd.toString(),
         durationMs,
+        // The whole group is committed when its first file is announced: that notice names its topics.
+        topics: store.topicMessages.takeTopics()?.map(String) ?? null,
       });
       // Comparisons with later balance snapshots wait until the pass is done (see pass): never between commits.
       snapshots.committed();

@@ -47,6 +47,11 @@ export type IngestWorkerMessage =
       consensusStart: string;
       consensusEnd: string;
       durationMs: number;
+      /**
+       * The topics (encoded ids) that received messages in the commit this file belongs to, on the first notice
+       * of a commit group (the later ones carry none); null when more than `MAX_NAMED_TOPICS` did.
+       */
+      topics: string[] | null;
     }
   | { type: "caught-up"; files: number; transactions: number }
   /**

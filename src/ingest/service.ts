@@ -9,6 +9,15 @@ import type {
 } from "./messages.ts";
 import { createProgressMeter, type Progress } from "./progress.ts";
 
+/** What a commit notice tells besides the file: where the index now ends, which topics got messages. */
+export type CommitInfo = {
+  consensusEndNs: bigint;
+  /** Encoded topic ids that received messages in this commit (none on later files of a group); null: many. */
+  topics: bigint[] | null;
+};
+
+export type CommitListener = (file: string, blockNumber: bigint, info: CommitInfo) => void;
+
 export type IngestState = "catching-up" | "ready" | "stopped";
 
 /** One comparison of a later balance snapshot with the indexed balances. */
@@ -74,8 +83,8 @@ export type IngestService = {
    * error, out of memory). A corrupt file is not a crash: the worker reports it and stays up.
    */
   readonly crashed: Promise<string>;
-  /** Called after each committed record file (list caches refresh here). */
-  onCommitted(listener: (file: string, blockNumber: bigint) => void): void;
+  /** Called after each committed record file (list caches refresh here, topic subscriptions read here). */
+  onCommitted(listener: CommitListener): void;
   /**
    * Stops the worker: it abandons the rest of its pass (a file being applied rolls back) and closes the
    * database. After `graceMs` (default 4 s) the thread is terminated; SQLite's journal keeps the index whole.
@@ -131,7 +140,7 @@ export function startIngestService(
   };
   const meter = createProgressMeter();
   let filesLeft = 0;
-  const listeners: Array<(file: string, blockNumber: bigint) => void> = [];
+  const listeners: CommitListener[] = [];
   let resolveDb!: () => void;
   let rejectDb!: (error: Error) => void;
   let resolveSettled!: (outcome: { files: number; transactions: number } | null) => void;
@@ -201,7 +210,11 @@ export function startIngestService(
         status.oldestPendingFile = null;
         if (filesLeft > 0) filesLeft -= 1;
         meter.committed(message.transactions);
-        for (const listener of listeners) listener(message.file, blockNumber);
+        const info: CommitInfo = {
+          consensusEndNs: status.lastConsensusEndNs,
+          topics: message.topics === null ? null : message.topics.map((id) => BigInt(id)),
+        };
+        for (const listener of listeners) listener(message.file, blockNumber, info);
         break;
       }
       case "caught-up":

@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { RequestObservation } from "../api/front.ts";
 import type { ReadPoolStats } from "../api/read-pool.ts";
+import type { GrpcStats } from "../grpc/stats.ts";
 import type { IngestService } from "../ingest/service.ts";
 import { secondsBehind } from "./stream-lag.ts";
 
@@ -18,6 +19,8 @@ export type MetricsDeps = {
   dbPath: string;
   /** The read-worker pool's figures, when there is one. */
   reads?: () => ReadPoolStats;
+  /** The gRPC API's figures (null while it is not started, or switched off). */
+  grpc?: () => GrpcStats | null;
 };
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -26,7 +29,7 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
  * The process's metrics on a registry of its own (tests start several services in one process). Ingest
  * figures are read from the ingest service when scraped; HTTP figures are counted per response.
  */
-export function createMetrics({ ingest, dbPath, reads }: MetricsDeps): Metrics {
+export function createMetrics({ ingest, dbPath, reads, grpc }: MetricsDeps): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const gauge = (name: string, help: string, read: () => number) =>
@@ -126,6 +129,44 @@ export function createMetrics({ ingest, dbPath, reads }: MetricsDeps): Metrics {
       "Replaced read workers whose thread is still finishing a native SQLite call.",
       () => reads().retiring,
     );
+  }
+
+  if (grpc !== undefined) {
+    gauge(
+      "mirrorlite_grpc_subscribers",
+      "Open subscribeTopic calls (historical and live).",
+      () => grpc()?.subscribers ?? 0,
+    );
+    gauge(
+      "mirrorlite_grpc_live_subscribers",
+      "subscribeTopic calls past their history, waiting for new messages.",
+      () => grpc()?.liveSubscribers ?? 0,
+    );
+    total(
+      "mirrorlite_grpc_messages_sent_total",
+      "Messages sent on gRPC streams (topic messages and address book nodes).",
+      () => grpc()?.messagesSent ?? 0,
+    );
+    total(
+      "mirrorlite_grpc_live_reads_total",
+      "Reads of a topic after a commit named it, each shared by all of the topic's live subscriptions.",
+      () => grpc()?.liveReads ?? 0,
+    );
+    total(
+      "mirrorlite_grpc_stream_errors_total",
+      "gRPC calls ended with an error status (not OK, not cancelled by the client).",
+      () => grpc()?.streamErrors ?? 0,
+    );
+    new Counter({
+      name: "mirrorlite_grpc_calls_ended_total",
+      help: "gRPC calls ended, by status (CANCELLED: the client went away).",
+      labelNames: ["status"],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [status, count] of grpc()?.callsEnded ?? []) this.labels({ status }).inc(count);
+      },
+    });
   }
 
   const requests = new Counter({

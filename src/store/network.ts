@@ -49,6 +49,8 @@ export type NetworkNodeFilter = {
 
 export type NetworkQueries = {
   latestNetworkStake(): NetworkStakeRow | undefined;
+  /** Whether any address book of this file (encoded id) is stored (the gRPC `getNodes` 404). One seek. */
+  hasAddressBook(fileId: bigint): boolean;
   networkNodes(filter: NetworkNodeFilter): NetworkNodeRow[];
 };
 
@@ -90,8 +92,11 @@ export function createNetworkQueries(db: Db): NetworkQueries {
     descIds: db.prepare(nodesSql(true, "DESC")),
   };
 
+  const anyBook = db.prepare("SELECT 1 FROM address_book WHERE file_id = ? LIMIT 1").pluck();
+
   return {
     latestNetworkStake: () => latestStake.get() as NetworkStakeRow | undefined,
+    hasAddressBook: (fileId) => anyBook.get(fileId) !== undefined,
     networkNodes(filter) {
       const params: Record<string, unknown> = {
         fileId: filter.fileId,

@@ -23,9 +23,20 @@ export type TopicMessageRow = {
 export type TopicMessageWrites = {
   add(row: TopicMessageRow): void;
   flush(): void;
-  /** Drops rows not yet written (after a rolled-back file). */
+  /** Drops rows not yet written (after a rolled-back file), and forgets the topics they named. */
   clear(): void;
+  /**
+   * The topics that received messages since the last call (after a commit: that commit's), at most
+   * `MAX_NAMED_TOPICS`; null when more did (any topic may have new messages). Forgets them.
+   */
+  takeTopics(): bigint[] | null;
 };
+
+/**
+ * The most topics one commit names to the main thread (the gRPC subscriptions read only those); past it the
+ * notice says "many" and every topic with live subscribers is read once.
+ */
+export const MAX_NAMED_TOPICS = 1000;
 
 /** Standard base64 of a byte view, read in place. */
 function base64(bytes: Uint8Array): string {
@@ -46,8 +57,17 @@ export function createTopicMessageWrites(db: Db): TopicMessageWrites {
     "running_hash_base64",
     "message_base64",
   ]);
+  let topics = new Set<bigint>();
+  let tooMany = false;
   return {
     add(row) {
+      if (!tooMany) {
+        topics.add(row.topicId);
+        if (topics.size > MAX_NAMED_TOPICS) {
+          tooMany = true;
+          topics = new Set();
+        }
+      }
       rows.add(
         row.consensusNs,
         row.topicId,
@@ -63,6 +83,16 @@ export function createTopicMessageWrites(db: Db): TopicMessageWrites {
       );
     },
     flush: () => rows.flush(),
-    clear: () => rows.clear(),
+    clear() {
+      rows.clear();
+      topics = new Set();
+      tooMany = false;
+    },
+    takeTopics() {
+      const named = tooMany ? null : [...topics];
+      topics = new Set();
+      tooMany = false;
+      return named;
+    },
   };
 }

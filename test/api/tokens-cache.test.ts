@@ -394,6 +394,9 @@ describe("--list-cache-ms", () => {
         "50",
         "--java-port",
         "0",
+        // Not the default 5600: test files run side by side.
+        "--grpc-port",
+        "off",
       ].concat(["--list-cache-ms", listCacheMs]),
       {},
     );

@@ -3,11 +3,17 @@ import { REPO_ROOT } from "./service.ts";
 
 export type CliResult = { status: number | null; stdout: string; stderr: string };
 
+/**
+ * Tests start many services at once: the gRPC API takes any free port unless a test says otherwise (its default,
+ * 5600, would collide).
+ */
+const TEST_ENV = { MIRRORLITE_GRPC_PORT: "0" };
+
 /** Runs `mirrorlite …` as an operator would, in a child process. */
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): CliResult {
   const result = spawnSync(process.execPath, [`${REPO_ROOT}bin/mirrorlite.js`, ...args], {
     encoding: "utf8",
-    env: { ...process.env, ...env },
+    env: { ...TEST_ENV, ...process.env, ...env },
     timeout: 120_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -32,7 +38,10 @@ export type RunningCli = {
 export function startCli(args: readonly string[], options: { prefix?: readonly string[] } = {}): RunningCli {
   const node = [process.execPath, `${REPO_ROOT}bin/mirrorlite.js`, ...args, "--log-format", "json"];
   const [command, ...commandArgs] = [...(options.prefix ?? []), ...node] as [string, ...string[]];
-  const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, commandArgs, {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...TEST_ENV, ...process.env },
+  });
   const logs: Array<Record<string, unknown>> = [];
   const waiters: Array<() => void> = [];
   let stderr = "";

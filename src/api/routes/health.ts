@@ -1,4 +1,5 @@
 import { Router } from "express";
+import type { GrpcStatus } from "../../grpc/server.ts";
 import type { Progress } from "../../ingest/progress.ts";
 import type { BalanceStatus, IngestStatus } from "../../ingest/service.ts";
 import { formatTimestamp } from "../../time.ts";
@@ -7,9 +8,14 @@ import { toJson } from "../json.ts";
 /**
  * Liveness: the process answers. Readiness: the files present at start are applied and ingestion is healthy;
  * otherwise 503 with what is going on (still catching up, or the file that stopped ingestion and why). With
- * `progress`, the body also carries the catch-up pace (the numbers of the "catching up" log line).
+ * `progress`, the body also carries the catch-up pace (the numbers of the "catching up" log line); with `grpc`, the
+ * gRPC listener (its state, port and open subscriptions), when it is served.
  */
-export function healthRoutes(status: () => IngestStatus, progress?: () => Progress): Router {
+export function healthRoutes(
+  status: () => IngestStatus,
+  progress?: () => Progress,
+  grpc?: () => GrpcStatus | null,
+): Router {
   const router = Router();
   router.get("/health/liveness", (_req, res) => {
     res
@@ -29,6 +35,8 @@ export function healthRoutes(status: () => IngestStatus, progress?: () => Progre
       ...(progress ? { progress: progress() } : {}),
       balances: balancesView(s.balances),
     };
+    const listener = grpc?.() ?? null;
+    if (listener !== null) Object.assign(body, { grpc: listener });
     res
       .status(s.state === "ready" ? 200 : 503)
       .set("Cache-Control", "no-store")

@@ -44,6 +44,11 @@ export type RouteAnswer = {
   readonly contentType?: string;
   /** `Cache-Control: max-age` of this answer when it differs from the route's (a recent ScheduleCreate's id). */
   readonly maxAge?: number;
+  /**
+   * A binary body instead of `json` (the gRPC API's read jobs, src/grpc/read-jobs.ts: encoded protobuf messages,
+   * never served over HTTP), in an `ArrayBuffer` of its own so that it moves to the front without a copy.
+   */
+  readonly binary?: Uint8Array;
 };
 
 /**

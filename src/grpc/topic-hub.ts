@@ -1,0 +1,319 @@
+/**
+ * Topic subscriptions (grpc.md §3.4–§3.6): each one reads the index from its start time in pages (catch-up),
+ * then joins its topic's live set; after each commit the ingest worker names the topics that received messages,
+ * and each named topic with live subscriptions gets one read, shared by all of them. Idle subscriptions and
+ * topics without new messages cost no read.
+ *
+ * Invariants:
+ * - A subscription's messages are sent in consensus order, each once: `offer` drops what is not after `lastNs`
+ *   and ends the call (UNKNOWN) on a sequence break, which the reads below never produce.
+ * - No lost wake-up: a catch-up notes the commit counter before each read and goes live only if no commit
+ *   notice arrived meanwhile (a commit that landed before the read is in the read). From then on every commit
+ *   that can hold messages after its `lastNs` is announced to the hub after it joined.
+ * - A live topic read starting after `from` serves only subscriptions with `lastNs >= from`; any other one marks
+ *   the topic for another read (which then starts at the smaller `lastNs`).
+ * - Memory: at most two pages per catch-up (one being written, the next being read); a live
+ *   subscription's queue is bounded (past it: DEADLINE_EXCEEDED, as upstream's listener buffer).
+ */
+import type { ServerWritableStream } from "@grpc/grpc-js";
+import { CallSink } from "./call-sink.ts";
+import type { FramedMessage } from "./page-frame.ts";
+import { NOT_A_TOPIC, TOPIC_PAGE_SIZE, TOPIC_UNKNOWN } from "./read-jobs.ts";
+import type { GrpcReads, PageResult } from "./reads.ts";
+import type { TopicFilter } from "./requests.ts";
+import { entityText } from "./requests.ts";
+import type { GrpcStats } from "./stats.ts";
+import { Details, type Refusal, Status } from "./status.ts";
+
+/** Upstream's `listener.maxBufferSize`: the most messages a live subscriber may be behind. */
+export const MAX_LIVE_QUEUE = 16_384;
+/** Upstream's `endTimeInterval`: how often, and how long after its end, an open-ended wait is given up. */
+export const END_TIME_INTERVAL_MS = 30_000;
+
+const DATA_SOURCE: Refusal = { code: Status.RESOURCE_EXHAUSTED, details: Details.dataSource };
+const OUT_OF_ORDER: Refusal = { code: Status.UNKNOWN, details: Details.unknown };
+
+export type TopicHubDeps = {
+  reads: GrpcReads;
+  stats: GrpcStats;
+  /** The wall clock in ns since the epoch. */
+  nowNs: () => bigint;
+  /** The consensus end of the index when the hub starts (later ones come with commit notices). */
+  indexedEndNs: bigint | null;
+  maxLiveQueue?: number;
+  endTimeIntervalMs?: number;
+};
+
+class TopicSubscription {
+  lastNs: bigint;
+  lastSeq: bigint | null = null;
+  /** Messages still to send (null: no limit). */
+  remaining: bigint | null;
+  live = false;
+  /** Live, with an end the index has passed: ends after a topic read issued at this commit count or later. */
+  endAfterCommit: number | null = null;
+  graceTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly filter: TopicFilter,
+    readonly sink: CallSink,
+    private readonly stats: GrpcStats,
+  ) {
+    this.lastNs = filter.startNs - 1n;
+    this.remaining = filter.limit > 0n ? filter.limit : null;
+  }
+
+  get ended(): boolean {
+    return this.sink.ended;
+  }
+
+  /** Sends `message` if it is new for this subscription. False once the subscription has ended. */
+  offer(message: FramedMessage): boolean {
+    if (this.sink.ended) return false;
+    if (message.consensusNs <= this.lastNs) return true;
+    const end = this.filter.endNs;
+    if (end !== null && message.consensusNs >= end) {
+      this.sink.end("ok");
+      return false;
+    }
+    if (this.lastSeq !== null && message.sequenceNumber !== this.lastSeq + 1n) {
+      this.sink.end(OUT_OF_ORDER, true);
+      return false;
+    }
+    this.sink.write(message.bytes);
+    this.stats.messagesSent += 1;
+    this.lastNs = message.consensusNs;
+    this.lastSeq = message.sequenceNumber;
+    if (this.remaining !== null) {
+      this.remaining -= 1n;
+      if (this.remaining === 0n) this.sink.end("ok");
+    }
+    return !this.sink.ended;
+  }
+
+  /** How many messages the next page may hold. */
+  pageLimit(): number {
+    return this.remaining !== null && this.remaining < BigInt(TOPIC_PAGE_SIZE)
+      ? Number(this.remaining)
+      : TOPIC_PAGE_SIZE;
+  }
+}
+
+/** A catch-up read with what was known when it was issued (see the no-lost-wake-up invariant). */
+type CatchUpRead = { page: PageResult; counter: number; indexedEnd: bigint | null; limit: number };
+
+/** A topic with live subscriptions: at most one read of it runs at a time; `dirty` asks for another. */
+type LiveTopic = { readonly subs: Set<TopicSubscription>; reading: boolean; dirty: boolean };
+
+export class TopicHub {
+  private commits = 0;
+  private indexedEnd: bigint | null;
+  private readonly all = new Set<TopicSubscription>();
+  private readonly live = new Map<bigint, LiveTopic>();
+  private readonly liveWithEnd = new Set<TopicSubscription>();
+  private readonly maxLiveQueue: number;
+  private readonly endTimeIntervalMs: number;
+
+  constructor(private readonly deps: TopicHubDeps) {
+    this.indexedEnd = deps.indexedEndNs;
+    this.maxLiveQueue = deps.maxLiveQueue ?? MAX_LIVE_QUEUE;
+    this.endTimeIntervalMs = deps.endTimeIntervalMs ?? END_TIME_INTERVAL_MS;
+  }
+
+  /** Open subscriptions. */
+  get size(): number {
+    return this.all.size;
+  }
+
+  /** Subscriptions waiting for new messages. */
+  get liveSize(): number {
+    let count = 0;
+    for (const topic of this.live.values()) count += topic.subs.size;
+    return count;
+  }
+
+  /** Starts a subscription on `call` (its request already checked against steps 1 and 2 of §3.2). */
+  subscribe(filter: TopicFilter, call: ServerWritableStream<unknown, Buffer>): void {
+    const lagging: Refusal = { code: Status.DEADLINE_EXCEEDED, details: Details.lagging };
+    let sub: TopicSubscription | undefined;
+    const sink = new CallSink(call, this.maxLiveQueue, lagging, (code) => {
+      if (sub !== undefined) this.forget(sub);
+      this.deps.stats.ended(code);
+    });
+    sub = new TopicSubscription(filter, sink, this.deps.stats);
+    this.all.add(sub);
+    this.deps.stats.subscribers = this.all.size;
+    const started = sub;
+    this.catchUp(started).catch(() => started.sink.end(OUT_OF_ORDER, true));
+  }
+
+  /**
+   * A commit notice: the index now reaches `consensusEndNs`, and `topics` received messages (null: too many to
+   * name, any may have).
+   */
+  committed(consensusEndNs: bigint, topics: readonly bigint[] | null): void {
+    this.commits += 1;
+    if (this.indexedEnd === null || consensusEndNs > this.indexedEnd) this.indexedEnd = consensusEndNs;
+    const named = topics === null ? [...this.live.keys()] : topics;
+    for (const topicId of named) {
+      const topic = this.live.get(topicId);
+      if (topic === undefined) continue;
+      topic.dirty = true;
+      void this.readTopic(topicId, topic);
+    }
+    // Completion once the index has passed the end (§3.4 case 5): after the rows a pending read brings.
+    for (const sub of this.liveWithEnd) {
+      if (sub.filter.endNs! > consensusEndNs) continue;
+      const topic = this.live.get(sub.filter.topicId);
+      if (topic !== undefined && (topic.reading || topic.dirty)) sub.endAfterCommit = this.commits;
+      else sub.sink.end("ok");
+    }
+  }
+
+  /** Ends every open call with `refusal` (shutdown). */
+  endAll(refusal: Refusal): void {
+    for (const sub of [...this.all]) sub.sink.end(refusal, true);
+  }
+
+  /** Starts a catch-up read, noting the commit counter and the index's end as they were when it was issued. */
+  private issue(
+    sub: TopicSubscription,
+    afterNs: bigint,
+    limit: number,
+    check: boolean,
+  ): Promise<CatchUpRead> {
+    const counter = this.commits;
+    const indexedEnd = this.indexedEnd;
+    const filter = sub.filter;
+    return this.deps.reads
+      .topicPage({ topicId: filter.topicId, afterNs, beforeNs: filter.endNs, limit, check })
+      .then((page) => ({ page, counter, indexedEnd, limit }));
+  }
+
+  /**
+   * History in pages, then live. The page after a full one is read while this one is written (at most two
+   * pages held per subscription), since a read worker's round trip would otherwise leave the call idle.
+   */
+  private async catchUp(sub: TopicSubscription): Promise<void> {
+    const filter = sub.filter;
+    let pending = this.issue(sub, sub.lastNs, sub.pageLimit(), true);
+    let first = true;
+    for (;;) {
+      const { page, counter, indexedEnd, limit } = await pending;
+      if (sub.ended) return;
+      if (!page.ok) {
+        sub.sink.end(DATA_SOURCE, true);
+        return;
+      }
+      if (first && page.status === TOPIC_UNKNOWN) {
+        sub.sink.end({ code: Status.NOT_FOUND, details: `${entityText(filter.topicId)} does not exist` });
+        return;
+      }
+      if (first && page.status === NOT_A_TOPIC) {
+        sub.sink.end({ code: Status.INVALID_ARGUMENT, details: Details.notATopic });
+        return;
+      }
+      first = false;
+      const messages = page.messages;
+      const full = messages.length >= limit;
+      if (full) {
+        const left = sub.remaining === null ? null : sub.remaining - BigInt(messages.length);
+        if (left === null || left > 0n) {
+          const next = left !== null && left < BigInt(TOPIC_PAGE_SIZE) ? Number(left) : TOPIC_PAGE_SIZE;
+          pending = this.issue(sub, messages.at(-1)!.consensusNs, next, false);
+        }
+      }
+      for (const message of messages) if (!sub.offer(message)) return;
+      if (!full) {
+        const end = filter.endNs;
+        // §3.4 case 2 (an end before the call) and case 5 (the index had passed the end when this read began).
+        if (end !== null && (end < filter.t0Ns || (indexedEnd !== null && indexedEnd >= end))) {
+          sub.sink.end("ok");
+          return;
+        }
+        if (this.commits === counter) {
+          this.goLive(sub);
+          return;
+        }
+      }
+      // Hold two pages at most: the one after the next is read once the call has taken this one.
+      await sub.sink.drained();
+      if (sub.ended) return;
+      if (!full) pending = this.issue(sub, sub.lastNs, sub.pageLimit(), false);
+    }
+  }
+
+  private goLive(sub: TopicSubscription): void {
+    sub.live = true;
+    const topicId = sub.filter.topicId;
+    let topic = this.live.get(topicId);
+    if (topic === undefined) {
+      topic = { subs: new Set(), reading: false, dirty: false };
+      this.live.set(topicId, topic);
+    }
+    topic.subs.add(sub);
+    this.deps.stats.liveSubscribers += 1;
+    const end = sub.filter.endNs;
+    if (end === null) return;
+    this.liveWithEnd.add(sub);
+    // §3.4 case 4: every interval, give up once the end is an interval in the past.
+    const graceNs = BigInt(this.endTimeIntervalMs) * 1_000_000n;
+    sub.graceTimer = setInterval(() => {
+      if (end + graceNs < this.deps.nowNs()) sub.sink.end("ok");
+    }, this.endTimeIntervalMs);
+    sub.graceTimer.unref();
+  }
+
+  /** Reads a live topic after its subscriptions' smallest `lastNs` until nothing new is announced. */
+  private async readTopic(topicId: bigint, topic: LiveTopic): Promise<void> {
+    if (topic.reading) return;
+    topic.reading = true;
+    try {
+      while (topic.dirty && topic.subs.size > 0) {
+        topic.dirty = false;
+        const issuedAt = this.commits;
+        let from: bigint | null = null;
+        for (const sub of topic.subs) if (from === null || sub.lastNs < from) from = sub.lastNs;
+        this.deps.stats.liveReads += 1;
+        const page = await this.deps.reads.topicPage({
+          topicId,
+          afterNs: from!,
+          beforeNs: null,
+          limit: TOPIC_PAGE_SIZE,
+          check: false,
+        });
+        const subs = [...topic.subs];
+        if (!page.ok) {
+          for (const sub of subs) sub.sink.end(DATA_SOURCE, true);
+          continue;
+        }
+        const full = page.messages.length >= TOPIC_PAGE_SIZE;
+        if (full) topic.dirty = true;
+        const covered = subs.filter((sub) => sub.lastNs >= from!);
+        if (covered.length < subs.length) topic.dirty = true;
+        // Message by message across the subscriptions, so that the first of a commit reaches every one of them
+        // before the rest of it reaches any.
+        for (const message of page.messages) for (const sub of covered) sub.offer(message);
+        for (const sub of covered) {
+          if (!full && sub.endAfterCommit !== null && sub.endAfterCommit <= issuedAt) sub.sink.end("ok");
+        }
+      }
+    } finally {
+      topic.reading = false;
+      if (topic.subs.size === 0 && this.live.get(topicId) === topic) this.live.delete(topicId);
+    }
+  }
+
+  private forget(sub: TopicSubscription): void {
+    if (!this.all.delete(sub)) return;
+    this.deps.stats.subscribers = this.all.size;
+    clearInterval(sub.graceTimer);
+    this.liveWithEnd.delete(sub);
+    if (!sub.live) return;
+    this.deps.stats.liveSubscribers -= 1;
+    const topic = this.live.get(sub.filter.topicId);
+    if (topic === undefined) return;
+    topic.subs.delete(sub);
+    if (topic.subs.size === 0 && !topic.reading) this.live.delete(sub.filter.topicId);
+  }
+}
