@@ -200,7 +200,16 @@ export async function startService(
     return stopping;
   };
   const grpcServer = grpc as GrpcServer | null;
-  return { port, server, ingest, reads: pool, metricsPort, javaPort, grpcPort: grpcServer?.port ?? null, stop };
+  return {
+    port,
+    server,
+    ingest,
+    reads: pool,
+    metricsPort,
+    javaPort,
+    grpcPort: grpcServer?.port ?? null,
+    stop,
+  };
 }
 
 /** Binds a listener, turning a failure into the one line a start-up failure is: `port 5551 on … is in use`. */
