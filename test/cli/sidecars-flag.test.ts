@@ -14,7 +14,7 @@ describe("--sidecars", () => {
     expect(sidecarsOf([])).toBeUndefined();
     const config = (parseCommand(["ingest", ...RECORDS], {}) as { config: Config }).config;
     expect(
-      ingestWorkerData(config, { path: "/tmp/index.db", inMemory: false }, false).sidecars,
+      ingestWorkerData(config, { path: "/tmp/index.db", inMemory: false, dispose: () => {} }, false).sidecars,
     ).toBeUndefined();
   });
 
@@ -25,9 +25,9 @@ describe("--sidecars", () => {
     expect(sidecarsOf(["--sidecars", "off"], { MIRRORLITE_SIDECARS: "required" })).toBe("off");
     const config = (parseCommand(["ingest", ...RECORDS, "--sidecars", "required"], {}) as { config: Config })
       .config;
-    expect(ingestWorkerData(config, { path: "/tmp/index.db", inMemory: false }, false).sidecars).toBe(
-      "required",
-    );
+    expect(
+      ingestWorkerData(config, { path: "/tmp/index.db", inMemory: false, dispose: () => {} }, false).sidecars,
+    ).toBe("required");
   });
 
   it("refuses any other value, naming it", () => {

@@ -1,4 +1,4 @@
-import { Transaction, Wallet } from "ethers";
+import { Signature, Transaction, Wallet } from "ethers";
 import { describe, expect, it } from "vitest";
 import {
   decodeEthereumTransaction,
@@ -97,7 +97,7 @@ describe("Ethereum transactions decoded from RLP", () => {
           address: `0x${"ab".repeat(20)}`,
           nonce: 3n,
           chainId: 298n,
-          signature: { r: `0x${"01".repeat(32)}`, s: `0x${"02".repeat(32)}`, yParity: 1 },
+          signature: Signature.from({ r: `0x${"01".repeat(32)}`, s: `0x${"02".repeat(32)}`, yParity: 1 }),
         },
       ],
     });
