@@ -213,9 +213,26 @@ function contractOf(ctx: HandlerContext, bodyId: proto.IContractID | null | unde
   return bodyId == null ? 0n : (resolveContractId(ctx.store, bodyId) ?? 0n);
 }
 
-/** Upstream treats a function result equal to the empty default as absent. */
+/** Upstream treats a function result equal to the empty default as absent (every field unset or default). */
 function isDefaultResult(fr: proto.IContractFunctionResult): boolean {
-  return proto.ContractFunctionResult.encode(fr).finish().length === 0;
+  const empty = (bytes: Uint8Array | null | undefined) => bytes == null || bytes.length === 0;
+  const zero = (n: Parameters<typeof toBigInt>[0]) => toBigInt(n) === 0n;
+  return (
+    fr.contractID == null &&
+    empty(fr.contractCallResult) &&
+    !fr.errorMessage &&
+    empty(fr.bloom) &&
+    zero(fr.gasUsed) &&
+    (fr.logInfo ?? []).length === 0 &&
+    (fr.createdContractIDs ?? []).length === 0 &&
+    fr.evmAddress == null &&
+    zero(fr.gas) &&
+    zero(fr.amount) &&
+    empty(fr.functionParameters) &&
+    fr.senderId == null &&
+    (fr.contractNonces ?? []).length === 0 &&
+    fr.signerNonce == null
+  );
 }
 
 /** A decoded Ethereum transaction and its hash as stored (null when it could not be computed). */
