@@ -69,6 +69,12 @@ export type Config = {
    * default is 5600; tests and embedders opt in).
    */
   grpcPort?: number | null;
+  /**
+   * Sidecar files of v6 record files (contract state changes, actions, bytecode): `optional` (default) reads those
+   * present, `required` stops ingestion on a missing one, `off` reads none. A corrupt or hash-mismatched sidecar
+   * always stops ingestion (unless off).
+   */
+  sidecars?: "off" | "optional" | "required";
 };
 
 /** The public mirror node's REST statement timeout (`hiero.mirror.rest.db.pool.statementTimeout`). */
@@ -109,6 +115,7 @@ const schema = {
     metricsPort: { type: "integer", minimum: 0, maximum: 65535 },
     javaPort: { type: "integer", minimum: 0, maximum: 65535 },
     grpcPort: { type: ["integer", "null"], minimum: 0, maximum: 65535 },
+    sidecars: { enum: ["off", "optional", "required"] },
   },
 } as const;
 

@@ -4,9 +4,11 @@ import type { BlockRecord } from "../streams/block-records.ts";
 import { toBigInt } from "../streams/long.ts";
 import type { PreparedBlockHead } from "../streams/prepared-block.ts";
 import { RECORD_PARTS } from "../streams/record-fields.ts";
+import type { SidecarRecords } from "../streams/sidecar-file.ts";
 import type { HapiVersion, RecordFile } from "../streams/types.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord, decodeItem } from "./decode.ts";
 import { applyAccountFacts } from "./handlers/account-facts.ts";
+import { applyContractFacts } from "./handlers/contract-result.ts";
 import { applyHbarTransfers } from "./handlers/hbar-transfers.ts";
 import { applyHookChanges } from "./handlers/hooks.ts";
 import { HANDLERS } from "./handlers/index.ts";
@@ -36,6 +38,7 @@ export function writeRecordFile(
   file: RecordFile,
   blockNumber: bigint,
   shouldStop?: () => boolean,
+  sidecars?: SidecarRecords,
 ): AppliedFile {
   const items = file.items.map((item, index) => {
     try {
@@ -61,6 +64,7 @@ export function writeRecordFile(
     items,
     blockNumber,
     shouldStop,
+    sidecars,
   );
 }
 
@@ -75,6 +79,7 @@ export function writeBlockFile(
   records: readonly BlockRecord[],
   previousHash: Uint8Array,
   shouldStop?: () => boolean,
+  sidecars?: SidecarRecords,
 ): AppliedFile {
   const items = records.map(decodeBlockRecord);
   const applied = writeBlockRows(
@@ -92,6 +97,7 @@ export function writeBlockFile(
     items,
     block.number,
     shouldStop,
+    sidecars,
   );
   store.insertBlockProof({ number: block.number, kind: block.proof.kind, verified: block.proof.verified });
   return applied;
@@ -115,6 +121,7 @@ function writeBlockRows(
   items: readonly DecodedItem[],
   blockNumber: bigint,
   shouldStop?: () => boolean,
+  sidecars?: SidecarRecords,
 ): AppliedFile {
   const { consensusStart, consensusEnd } = meta;
   let gasUsed = 0n;
@@ -124,11 +131,12 @@ function writeBlockRows(
   // RecordItem.getParent, for the records that name its consensus time).
   let topLevel: DecodedItem | undefined;
   for (const item of items) {
+    const index = applied;
     if ((applied++ & 63) === 63 && shouldStop?.()) throw new AbandonedError(meta.name);
     const parentNs = item.recordFields.parentConsensusNs;
     if (parentNs === null) topLevel = item;
     const parent = parentNs !== null && topLevel?.consensusNs === parentNs ? topLevel : undefined;
-    applyItem(store, meta.hapiVersion, item, parent);
+    applyItem({ store, hapiVersion: meta.hapiVersion, item, parent, index, blockNumber, sidecars });
     const result =
       (item.recordFields.parts & RECORD_PARTS.contractResult) === 0
         ? null
@@ -171,17 +179,24 @@ function writeBlockRows(
   return { name: meta.name, blockNumber, transactions: items.length, consensusStart, consensusEnd };
 }
 
-function applyItem(
-  store: WriteStore,
-  hapiVersion: HapiVersion | null,
-  item: DecodedItem,
-  parent: DecodedItem | undefined,
-): void {
+type ItemInFile = {
+  store: WriteStore;
+  hapiVersion: HapiVersion | null;
+  item: DecodedItem;
+  /** The top-level record a child record follows, if any. */
+  parent: DecodedItem | undefined;
+  index: number;
+  blockNumber: bigint;
+  sidecars: SidecarRecords | undefined;
+};
+
+function applyItem({ store, hapiVersion, item, parent, index, blockNumber, sidecars }: ItemInFile): void {
   const ctx = { item, store, hapiVersion, parent };
   const transfers = indexTransaction(ctx);
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
   applyScheduleExecution(ctx);
   applyHookChanges(ctx);
+  applyContractFacts(ctx, { index, blockNumber, sidecars: sidecars?.get(item.consensusNs) ?? [] });
   applyAccountFacts(ctx);
   applyRecordTransfers(ctx);
   applyHbarTransfers(ctx, transfers);

@@ -6,7 +6,7 @@ import type { Logger } from "../log.ts";
 import type { WriteStore } from "../store/write-store.ts";
 import { checkBlockChain } from "../streams/block-chain.ts";
 import { BLOCK_STREAM_VERSION } from "../streams/block-file.ts";
-import { deserializeRecords } from "../streams/block-record-bytes.ts";
+import { deserializeRecords, deserializeSidecars } from "../streams/block-record-bytes.ts";
 import { BLOCK_START_PREFIX_BYTES, blockStartTimeNs } from "../streams/block-start-time.ts";
 import { type ChainTip, checkChain, nextBlockNumber } from "../streams/chain.ts";
 import {
@@ -16,12 +16,14 @@ import {
   TOO_LARGE_HINT,
 } from "../streams/decompress.ts";
 import { readRecordFile } from "../streams/read-record-file.ts";
+import { groupSidecarRecords } from "../streams/sidecar-file.ts";
 import type { RecordFile } from "../streams/types.ts";
 import { AbandonedError, type AppliedFile, writeBlockFile, writeRecordFile } from "./apply.ts";
 import { blockDisplayName, blockNumberOf, listBlocks, newestBlock, readyBlocks } from "./block-files.ts";
 import { type BlockReader, createBlockReader } from "./block-reader.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord } from "./decode.ts";
 import { type DirEntry, isRecordFile, readyRecordFiles, signatureNameOf, streamOrderKey } from "./files.ts";
+import { readRecordSidecars, type SidecarMode } from "./sidecars.ts";
 
 /** Checks a record file against its signature file before it is applied (see `--verify-signatures`). */
 export type SignatureCheck = (file: RecordFile, signatureBytes: Uint8Array, signatureName: string) => void;
@@ -68,6 +70,11 @@ export type IngestorOptions = {
   quietMs?: number;
   /** The most bytes a record file may hold, on disk or decompressed (default `MAX_DECOMPRESSED_BYTES`). */
   maxFileBytes?: number;
+  /**
+   * Sidecar files of v6 record files (`--sidecars`): `optional` (default) reads those present, `required` stops on a
+   * missing one, `off` reads none. A corrupt or hash-mismatched sidecar stops ingestion unless off.
+   */
+  sidecars?: SidecarMode;
   /** The most transactions one commit may hold while catching up (default `GROUP_MAX_TRANSACTIONS`). */
   commitTransactions?: number;
   /**
@@ -166,9 +173,12 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     checkChain(tip, parsed);
     const blockNumber = nextBlockNumber(tip, parsed);
     if (tip === null) options.beforeFirstFile?.(parsed, blockNumber);
+    const sidecars = readRecordSidecars(dir, parsed, options.sidecars ?? "optional", (path) =>
+      readBounded(dir, path),
+    );
     let applied: AppliedFile;
     try {
-      applied = writeRecordFile(store, parsed, blockNumber, options.shouldStop);
+      applied = writeRecordFile(store, parsed, blockNumber, options.shouldStop, sidecars);
     } catch (error) {
       if (error instanceof DecodeError) throw new CorruptFileError(name, error.message, { cause: error });
       throw error;
@@ -209,7 +219,8 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     }
     let applied: AppliedFile;
     try {
-      applied = writeBlockFile(store, block, records, previousHash, options.shouldStop);
+      const sidecars = groupSidecarRecords(deserializeSidecars(block.name, block.records));
+      applied = writeBlockFile(store, block, records, previousHash, options.shouldStop, sidecars);
     } catch (error) {
       if (error instanceof DecodeError) throw new CorruptFileError(path, error.message, { cause: error });
       throw error;

@@ -2,6 +2,7 @@ import type { Db } from "./db.ts";
 import { ACCOUNT_RELATIONS_MIGRATIONS } from "./migrations/account-relations.ts";
 import { ACCOUNTS_MIGRATIONS } from "./migrations/accounts.ts";
 import { BLOCK_STREAMS_MIGRATIONS } from "./migrations/block-streams.ts";
+import { CONTRACTS_MIGRATIONS } from "./migrations/contracts.ts";
 import { HARDENING_MIGRATIONS } from "./migrations/hardening.ts";
 import { HOOKS_AND_REGISTERED_NODES_MIGRATIONS } from "./migrations/hooks-and-registered-nodes.ts";
 import { READ_LAYOUT_MIGRATIONS, readLayoutRefusal } from "./migrations/read-layout.ts";
@@ -373,6 +374,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...SCHEDULES_MIGRATIONS,
   ...HOOKS_AND_REGISTERED_NODES_MIGRATIONS,
   ...READ_LAYOUT_MIGRATIONS,
+  ...CONTRACTS_MIGRATIONS,
 ].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 export function migrate(db: Db): void {

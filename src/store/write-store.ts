@@ -1,5 +1,6 @@
 import { type AccountRelationWrites, createAccountRelationWrites } from "./account-relations-writes.ts";
 import { createBatchInsert } from "./batch-insert.ts";
+import { type ContractWrites, createContractWrites } from "./contract-writes.ts";
 import type { Db } from "./db.ts";
 import { createHbarLedger, type HbarLedger } from "./hbar-ledger.ts";
 import { createHookWrites, type HookWrites } from "./hook-writes.ts";
@@ -63,6 +64,8 @@ export type WriteStore = {
   schedules: ScheduleWrites;
   /** Hooks, their storage, and registered nodes (migrations 0120-…). */
   hooks: HookWrites;
+  /** Contract results, logs, state, actions, bytecode (migration 0100-contracts). */
+  contracts: ContractWrites;
   insertRecordFile(row: RecordFileRow): void;
   /** The proof of a block stream block (recorded unverified: TSS signatures cannot be checked in Node yet). */
   insertBlockProof(row: { number: bigint; kind: string; verified: boolean }): void;
@@ -133,6 +136,10 @@ export function createWriteStore(db: Db): WriteStore {
       "staked_node_id",
       "stake_period_start",
       "ethereum_nonce",
+      // Contract fields (migration 0100).
+      "obtainer_id",
+      "permanent_removal",
+      "proxy_account_id",
     ],
   );
   const token = createVersionedTable(
@@ -204,6 +211,7 @@ export function createWriteStore(db: Db): WriteStore {
   const topicMessages = createTopicMessageWrites(db);
   const schedules = createScheduleWrites(db);
   const hooks = createHookWrites(db);
+  const contracts = createContractWrites(db);
 
   const insertRecordFile = db.prepare(
     `INSERT INTO record_file (number, name, version, hapi_major, hapi_minor, hapi_patch, hash, previous_hash,
@@ -273,6 +281,7 @@ export function createWriteStore(db: Db): WriteStore {
     topicMessages,
     schedules,
     hooks,
+    contracts,
     insertRecordFile: (row) => insertRecordFile.run(row),
     insertBlockProof: (row) => insertBlockProof.run(row.number, row.kind, row.verified ? 1 : 0),
     setCursor: (row) => setCursor.run(row),
@@ -321,6 +330,7 @@ export function createWriteStore(db: Db): WriteStore {
       accountRelations.flush();
       schedules.flush();
       hooks.flush();
+      contracts.flush();
       hbar.flush();
     },
     reset() {
@@ -331,6 +341,7 @@ export function createWriteStore(db: Db): WriteStore {
       accountRelations.reset();
       schedules.reset();
       hooks.reset();
+      contracts.reset();
       hbar.reset();
     },
   };

@@ -24,6 +24,8 @@ export type SerializedRecords = {
   ethereumNonces: Array<[number, bigint]>;
   /** `signatureMap` of the records that carry one, by index (copies: a few per block at most). */
   signatureMaps: Array<[number, Uint8Array]>;
+  /** Every record's rebuilt sidecar records, as one `SidecarFile` (empty: none). */
+  sidecars: Uint8Array;
 };
 
 /**
@@ -37,6 +39,7 @@ export function serializeRecords(list: readonly BlockRecordParts[]): SerializedR
   const bodyCases = new Array<string | undefined>(list.length);
   const ethereumNonces: Array<[number, bigint]> = [];
   const signatureMaps: Array<[number, Uint8Array]> = [];
+  const sidecarRecords: proto.ITransactionSidecarRecord[] = [];
   let bodyBytes = 0;
   for (let i = 0; i < list.length; i++) {
     const record = list[i]!;
@@ -50,6 +53,7 @@ export function serializeRecords(list: readonly BlockRecordParts[]): SerializedR
     bodyCases[i] = record.bodyCase;
     if (record.accountEthereumNonce !== undefined) ethereumNonces.push([i, record.accountEthereumNonce]);
     if (record.signatureMap !== undefined) signatureMaps.push([i, record.signatureMap.slice()]);
+    if (record.sidecars !== undefined) sidecarRecords.push(...record.sidecars);
   }
   const bodies = new Uint8Array(bodyBytes);
   let at = 0;
@@ -61,7 +65,26 @@ export function serializeRecords(list: readonly BlockRecordParts[]): SerializedR
   const written = writer.finish();
   const records = new Uint8Array(written.length);
   records.set(written);
-  return { records, bodies, recordEnds, bodyEnds, bodyCases, ethereumNonces, signatureMaps };
+  const sidecars =
+    sidecarRecords.length === 0
+      ? new Uint8Array()
+      : Uint8Array.from(proto.SidecarFile.encode({ sidecarRecords }).finish());
+  return { records, bodies, recordEnds, bodyEnds, bodyCases, ethereumNonces, signatureMaps, sidecars };
+}
+
+/** The rebuilt sidecar records of a block's records (see `SerializedRecords.sidecars`). */
+export function deserializeSidecars(
+  name: string,
+  serialized: SerializedRecords,
+): proto.TransactionSidecarRecord[] {
+  if (serialized.sidecars.length === 0) return [];
+  try {
+    return proto.SidecarFile.decode(serialized.sidecars).sidecarRecords as proto.TransactionSidecarRecord[];
+  } catch (cause) {
+    throw new CorruptFileError(name, `rebuilt sidecar records do not decode: ${(cause as Error).message}`, {
+      cause,
+    });
+  }
 }
 
 /**
