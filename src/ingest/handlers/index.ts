@@ -6,12 +6,12 @@ import { handleCryptoCreate, handleCryptoDelete, handleCryptoUpdate } from "./cr
 import { handleFileAppend, handleFileCreate, handleFileUpdate } from "./file.ts";
 import { handleCryptoDeleteAllowance, handleTokenUpdateNfts } from "./nft.ts";
 import { handleNodeCreate, handleNodeDelete, handleNodeUpdate } from "./node.ts";
-import { handleScheduleCreate, handleScheduleDelete, handleScheduleSign } from "./schedule.ts";
 import {
   handleRegisteredNodeCreate,
   handleRegisteredNodeDelete,
   handleRegisteredNodeUpdate,
 } from "./registered-node.ts";
+import { handleScheduleCreate, handleScheduleDelete, handleScheduleSign } from "./schedule.ts";
 import { handleNodeStakeUpdate } from "./stake.ts";
 import {
   handleTokenBurnOrWipe,
