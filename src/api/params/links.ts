@@ -27,7 +27,10 @@ export type AnchorKey =
   | "spender.id"
   | "serialnumber"
   | "timestamp"
-  | "block.number";
+  | "block.number"
+  | "contract.id"
+  | "index"
+  | "slot";
 
 /** Everything a list route needs to build its next link once it knows the page. */
 export interface PagingContext {
@@ -63,7 +66,8 @@ function anchorNumber(anchor: AnchorKey, value: string, config: ShardRealm): big
   switch (anchor) {
     case "token.id":
     case "account.id":
-    case "spender.id": {
+    case "spender.id":
+    case "contract.id": {
       const parsed = parseEntityIdString(value, anchor === "token.id" ? "num-alias" : "any", config);
       return parsed.ok && parsed.id.kind === "id" ? parsed.id.encoded : null;
     }
@@ -72,7 +76,10 @@ function anchorNumber(anchor: AnchorKey, value: string, config: ShardRealm): big
     case "block.number":
       return value.startsWith("0x") ? parseHexLong(value, true) : /^\d+$/.test(value) ? BigInt(value) : null;
     case "serialnumber":
+    case "index":
       return /^\d+$/.test(value) ? BigInt(value) : null;
+    case "slot":
+      return /^(0x)?[0-9a-fA-F]{1,64}$/.test(value) ? BigInt(value.startsWith("0x") ? value : `0x${value}`) : null;
   }
 }
 
