@@ -2,6 +2,7 @@ import type { Db } from "./db.ts";
 import { ACCOUNT_RELATIONS_MIGRATIONS } from "./migrations/account-relations.ts";
 import { ACCOUNTS_MIGRATIONS } from "./migrations/accounts.ts";
 import { BLOCK_STREAMS_MIGRATIONS } from "./migrations/block-streams.ts";
+import { CONTRACTS_MIGRATIONS } from "./migrations/contracts.ts";
 import { HARDENING_MIGRATIONS } from "./migrations/hardening.ts";
 import { READ_PATH_MIGRATIONS } from "./migrations/read-path.ts";
 import { TOPIC_MESSAGES_MIGRATIONS } from "./migrations/topic-messages.ts";
@@ -367,6 +368,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...BLOCK_STREAMS_MIGRATIONS,
   ...HARDENING_MIGRATIONS,
   ...READ_PATH_MIGRATIONS,
+  ...CONTRACTS_MIGRATIONS,
 ].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 export function migrate(db: Db): void {

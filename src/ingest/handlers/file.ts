@@ -1,15 +1,13 @@
 /**
- * FileCreate, FileUpdate and FileAppend of system files (num below 1000): each successful transaction's
- * contents are kept with its consensus time and type, so any version of the file can be rebuilt later
- * (api.md §3.1, §5.2). Address-book files also start address books. Other files are not indexed.
+ * FileCreate, FileUpdate and FileAppend: each successful transaction's contents are kept with its consensus time
+ * and type, so any version of the file can be rebuilt later: system files for the network group (api.md §3.1,
+ * §5.2), user files for contract bytecode uploaded as a file and Ethereum call data offloaded to one
+ * (contracts.md §2.5, §3.5). Address-book files also start address books.
  */
 import { decodeEntityId, entityIdOf } from "../../ids.ts";
 import { FILE_APPEND, FILE_CREATE, FILE_UPDATE } from "../../store/network-writes.ts";
 import { ADDRESS_BOOK_101, ADDRESS_BOOK_102, applyAddressBookFile } from "./address-book.ts";
 import type { HandlerContext } from "./context.ts";
-
-/** System files are the ones numbered below this. */
-const SYSTEM_FILE_LIMIT = 1000n;
 
 /** The new file's id comes from the receipt. */
 export function handleFileCreate(ctx: HandlerContext): void {
@@ -36,7 +34,6 @@ function storeFileData(
 ): void {
   if (fileId === null) return;
   const { num } = decodeEntityId(fileId);
-  if (num >= SYSTEM_FILE_LIMIT) return;
   const bytes = contents ?? new Uint8Array();
   store.network.insertFileData({ fileId, consensusNs: item.consensusNs, type, contents: bytes });
   if (num === ADDRESS_BOOK_101 || num === ADDRESS_BOOK_102) {
