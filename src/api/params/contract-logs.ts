@@ -11,13 +11,14 @@
  *
  * Topic values are compared as upstream compares them (no `0x`, no leading zeros, whole bytes).
  */
+
+import { logIndexSpec, topicSpec, transactionHashSpec } from "./contract-specs.ts";
+import { type ContractRef, parseContractPathParam } from "./contracts.ts";
 import { fail, type ParamResult, succeed } from "./errors.ts";
 import { type Comparison, type FilterOf, type Order, validateFilters } from "./filters.ts";
 import type { PagingContext } from "./links.ts";
 import type { ParamOptions } from "./options.ts";
 import { addToBound, emptyBound, type KeyBound, validatePair } from "./paired-bounds.ts";
-import { type ContractRef, parseContractPathParam } from "./contracts.ts";
-import { logIndexSpec, topicSpec, transactionHashSpec } from "./contract-specs.ts";
 import { limitSpec, orderSpec, timestampSpec } from "./param-specs.ts";
 import { pagingFor, readRequest } from "./request.ts";
 
@@ -69,7 +70,10 @@ function alterTimestampRange(filters: readonly LogFilter[]): LogFilter[] {
     ops.includes("gte") &&
     ops.includes("lte")
   ) {
-    return [...filters.filter((f) => f.key !== "timestamp"), { key: "timestamp", op: "eq", value: stamps[0]?.value }];
+    return [
+      ...filters.filter((f) => f.key !== "timestamp"),
+      { key: "timestamp", op: "eq", value: stamps[0]?.value },
+    ];
   }
   return [...filters];
 }
@@ -127,7 +131,8 @@ function readLogFilters(
       .filter((f) => f.key === "timestamp")
       .map((f) => ({ op: f.op, value: f.value as bigint }));
     const problem = strictTimestampRangeProblem(stamps);
-    if (problem !== null) return { message: `Cannot search topics without a valid timestamp range: ${problem}` };
+    if (problem !== null)
+      return { message: `Cannot search topics without a valid timestamp range: ${problem}` };
   }
   const topics: string[][] = [[], [], [], []];
   const timestamp = emptyBound<bigint>("timestamp");
@@ -180,7 +185,11 @@ export function parseContractLogsByIdRequest(
   const opts = request.value.options;
   const contract = parseContractPathParam(contractIdOrAddress, opts);
   if (!contract.ok) return contract;
-  const validated = validateFilters(request.value.query, logsSpec(opts, false), opts.maxRepeatedQueryParameters);
+  const validated = validateFilters(
+    request.value.query,
+    logsSpec(opts, false),
+    opts.maxRepeatedQueryParameters,
+  );
   if (!validated.ok) return validated;
   const read = readLogFilters(validated.value as FilterOf<ReturnType<typeof logsSpec>>[], opts.defaultLimit);
   if ("message" in read) return fail([read.message]);
@@ -199,7 +208,11 @@ export function parseContractLogsRequest(
   const request = readRequest(url, options);
   if (!request.ok) return request;
   const opts = request.value.options;
-  const validated = validateFilters(request.value.query, logsSpec(opts, true), opts.maxRepeatedQueryParameters);
+  const validated = validateFilters(
+    request.value.query,
+    logsSpec(opts, true),
+    opts.maxRepeatedQueryParameters,
+  );
   if (!validated.ok) return validated;
   const read = readLogFilters(validated.value as LogFilter[], opts.defaultLimit);
   if ("message" in read) return fail([read.message]);

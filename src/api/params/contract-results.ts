@@ -12,12 +12,6 @@
  *   then the path (the ID form always with nonce 0).
  */
 import type { AccountRef } from "../../store/account-lookup.ts";
-import { isValidEntityId } from "./entity-id.ts";
-import { fail, invalidParameter, type ParamResult, succeed } from "./errors.ts";
-import { type Comparison, type Order, validateFilters } from "./filters.ts";
-import type { PagingContext } from "./links.ts";
-import type { ParamOptions } from "./options.ts";
-import { type ContractRef, parseContractPathParam } from "./contracts.ts";
 import {
   blockHashSpec,
   booleanEqSpec,
@@ -26,13 +20,18 @@ import {
   resultsBlockNumberSpec,
   transactionIndexSpec,
 } from "./contract-specs.ts";
+import { type ContractRef, parseContractPathParam } from "./contracts.ts";
+import { isValidEntityId } from "./entity-id.ts";
+import { fail, invalidParameter, type ParamResult, succeed } from "./errors.ts";
+import { type Comparison, type Order, validateFilters } from "./filters.ts";
+import type { PagingContext } from "./links.ts";
+import type { ParamOptions } from "./options.ts";
 import { limitSpec, orderSpec, timestampSpec } from "./param-specs.ts";
 import type { ParsedQuery } from "./query.ts";
-import { pagingFor, readRequest, type RequestParts } from "./request.ts";
+import { pagingFor, type RequestParts, readRequest } from "./request.ts";
 import { isValidTimestamp, parseTimestamp } from "./timestamp.ts";
-import { parseTransactionIdOrHash } from "./transactions.ts";
+import { nonceSpec, parseTransactionIdOrHash } from "./transactions.ts";
 import { anyValue, validateReq } from "./validate-req.ts";
-import { nonceSpec } from "./transactions.ts";
 
 /** Accepted query parameters of both result lists. */
 export function contractResultsSpec(options: ParamOptions) {
@@ -98,10 +97,18 @@ function readResultsFilters(
   hbar: boolean,
 ): ParamResult<Omit<ContractResultsFilters, "hbar"> & { hbar: boolean }> {
   const opts = request.options;
-  const validated = validateFilters(request.query, contractResultsSpec(opts), opts.maxRepeatedQueryParameters);
+  const validated = validateFilters(
+    request.query,
+    contractResultsSpec(opts),
+    opts.maxRepeatedQueryParameters,
+  );
   if (!validated.ok) return validated;
   const usage: string[] = [];
-  if (request.query.has("transaction.index") && !request.query.has("block.number") && !request.query.has("block.hash"))
+  if (
+    request.query.has("transaction.index") &&
+    !request.query.has("block.number") &&
+    !request.query.has("block.hash")
+  )
     usage.push(TRANSACTION_INDEX_USAGE);
   if (request.query.has("block.hash") && request.query.has("block.number")) usage.push(BLOCK_HASH_USAGE);
   if (usage.length > 0) return fail(usage);
@@ -241,7 +248,12 @@ export function parseContractTransactionPath(
   const parsed = parseTransactionIdOrHash(value, options);
   if (!parsed.ok) return parsed;
   if (parsed.value.kind !== "id") return fail([INVALID_TRANSACTION_ID]);
-  return succeed({ kind: "id", payerId: parsed.value.payerId, validStartNs: parsed.value.validStartNs, nonce });
+  return succeed({
+    kind: "id",
+    payerId: parsed.value.payerId,
+    validStartNs: parsed.value.validStartNs,
+    nonce,
+  });
 }
 
 /** `GET /api/v1/contracts/results/{transactionIdOrHash}`. */

@@ -4,12 +4,13 @@
  * `timestamp` (`eq` read as `lte`). A `ne` timestamp is refused only after the contract is resolved, so it is
  * carried as `timestampProblem`. Pages link on `slot`.
  */
+
+import { slotSpec } from "./contract-specs.ts";
+import { type ContractRef, parseContractPathParam } from "./contracts.ts";
 import { type ParamResult, succeed } from "./errors.ts";
 import type { Comparison, Order } from "./filters.ts";
 import type { PagingContext } from "./links.ts";
 import type { ParamOptions } from "./options.ts";
-import { type ContractRef, parseContractPathParam } from "./contracts.ts";
-import { slotSpec } from "./contract-specs.ts";
 import { limitSpec, orderSpec, timestampSpec } from "./param-specs.ts";
 import { pagingFor, readPathAndQuery } from "./request.ts";
 
@@ -36,7 +37,12 @@ export function parseContractStateRequest(
     url,
     options,
     (opts) => parseContractPathParam(contractIdOrAddress, opts),
-    (opts) => ({ limit: limitSpec(opts.maxLimit), order: orderSpec, slot: slotSpec, timestamp: timestampSpec }),
+    (opts) => ({
+      limit: limitSpec(opts.maxLimit),
+      order: orderSpec,
+      slot: slotSpec,
+      timestamp: timestampSpec,
+    }),
   );
   if (!read.ok) return read;
   const slotsIn: string[] = [];
@@ -52,7 +58,8 @@ export function parseContractStateRequest(
         else slotConditions.push({ op: filter.op, value: filter.value });
         break;
       case "timestamp":
-        if (filter.op === "ne") timestampProblem ??= "Not equals (ne) operator is not supported for timestamp";
+        if (filter.op === "ne")
+          timestampProblem ??= "Not equals (ne) operator is not supported for timestamp";
         timestamps.push({ op: filter.op === "eq" ? "lte" : filter.op, value: filter.value });
         break;
       case "limit":

@@ -8,12 +8,13 @@
  *   link on `contract.id`.
  * - `/contracts/{id}`: `timestamp` only (each value ANDed).
  */
-import { fail, invalidParameter, type ParamResult, succeed } from "./errors.ts";
+
+import { type ContractRef, contractIdSpec, readContractRef } from "./contract-specs.ts";
 import { isValidEntityId, isValidEvmAddress } from "./entity-id.ts";
+import { fail, invalidParameter, type ParamResult, succeed } from "./errors.ts";
 import { type Comparison, limitAndOrder, type Order, validateFilters } from "./filters.ts";
 import type { PagingContext } from "./links.ts";
 import type { ParamOptions } from "./options.ts";
-import { type ContractRef, contractIdSpec, readContractRef } from "./contract-specs.ts";
 import { limitSpec, orderSpec, timestampSpec } from "./param-specs.ts";
 import { pagingFor, readPathAndQuery, readRequest } from "./request.ts";
 
@@ -24,7 +25,8 @@ export const CONTRACT_PATH_PARAM = "contractid";
 
 /** Reads `{contractIdOrAddress}` (upstream `validateContractIdParam`, then `computeContractIdFromString`). */
 export function parseContractPathParam(value: string, options: ParamOptions): ParamResult<ContractRef> {
-  if (!isValidEvmAddress(value) && !isValidEntityId(value)) return fail([invalidParameter(CONTRACT_PATH_PARAM)]);
+  if (!isValidEvmAddress(value) && !isValidEntityId(value))
+    return fail([invalidParameter(CONTRACT_PATH_PARAM)]);
   const ref = readContractRef(value, options);
   return ref === null ? fail([invalidParameter(CONTRACT_PATH_PARAM)]) : succeed(ref);
 }
@@ -53,7 +55,11 @@ export function parseContractsRequest(
   const request = readRequest(url, options);
   if (!request.ok) return request;
   const opts = request.value.options;
-  const validated = validateFilters(request.value.query, contractsSpec(opts), opts.maxRepeatedQueryParameters);
+  const validated = validateFilters(
+    request.value.query,
+    contractsSpec(opts),
+    opts.maxRepeatedQueryParameters,
+  );
   if (!validated.ok) return validated;
   const idsIn: ContractRef[] = [];
   const idConditions: Comparison<ContractRef>[] = [];

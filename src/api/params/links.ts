@@ -79,7 +79,9 @@ function anchorNumber(anchor: AnchorKey, value: string, config: ShardRealm): big
     case "index":
       return /^\d+$/.test(value) ? BigInt(value) : null;
     case "slot":
-      return /^(0x)?[0-9a-fA-F]{1,64}$/.test(value) ? BigInt(value.startsWith("0x") ? value : `0x${value}`) : null;
+      return /^(0x)?[0-9a-fA-F]{1,64}$/.test(value)
+        ? BigInt(value.startsWith("0x") ? value : `0x${value}`)
+        : null;
   }
 }
 
