@@ -57,6 +57,12 @@ export type Config = {
    * firewalled apart. Unset: `/metrics` is on the public port.
    */
   metricsPort?: number;
+  /**
+   * Sidecar files of v6 record files (contract state changes, actions, bytecode): `optional` (default) reads those
+   * present, `required` stops ingestion on a missing one, `off` reads none. A corrupt or hash-mismatched sidecar
+   * always stops ingestion (unless off).
+   */
+  sidecars?: "off" | "optional" | "required";
 };
 
 /** The public mirror node's REST statement timeout (`hiero.mirror.rest.db.pool.statementTimeout`). */
@@ -95,6 +101,7 @@ const schema = {
     queryTimeoutMs: { type: "integer", minimum: 1, maximum: 3600000 },
     maxFileMb: { type: "integer", minimum: 1, maximum: 2047 },
     metricsPort: { type: "integer", minimum: 0, maximum: 65535 },
+    sidecars: { enum: ["off", "optional", "required"] },
   },
 } as const;
 

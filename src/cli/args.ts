@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { type Config, ConfigError, validateConfig } from "../config.ts";
+import { SIDECAR_MODES, type SidecarMode } from "../ingest/sidecars.ts";
 import type { LogFormat, LogLevel } from "../log.ts";
 import { demoBalancesDir, demoRecordsDir } from "../runtime/assets.ts";
 
@@ -28,6 +29,10 @@ const COMMON_OPTIONS = `  --records DIR               MIRRORLITE_RECORDS      a 
                                                       not when its _sig file exists (a block: not its .mf)
   --verify-signatures FILE                            accept only record files signed by the folder's node,
                                                       per this NodeAddressBook file
+  --sidecars MODE             MIRRORLITE_SIDECARS     sidecar files of record files (contract state,
+                                                      actions, bytecode): optional reads those present,
+                                                      required stops on a missing one, off reads none;
+                                                      a corrupt one always stops (optional)
   --log-level L               MIRRORLITE_LOG_LEVEL    fatal|error|warn|info|debug|trace|silent (info)
   --log-format F              MIRRORLITE_LOG_FORMAT   json|pretty (pretty on a terminal, json otherwise)
   --worker-heap-mb MB         MIRRORLITE_WORKER_HEAP_MB  cap the ingest worker's heap (512)
@@ -105,6 +110,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "query-timeout-ms": { type: "string" },
         "max-file-mb": { type: "string" },
         "metrics-port": { type: "string" },
+        sidecars: { type: "string" },
       },
     }));
   } catch (error) {
@@ -144,6 +150,9 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   const maxFileMb = maxFileText === undefined ? undefined : integer(maxFileText, "max-file-mb", problems);
   const metricsText = option("metrics-port", "MIRRORLITE_METRICS_PORT");
   const metricsPort = metricsText === undefined ? undefined : integer(metricsText, "metrics-port", problems);
+  const sidecarsText = option("sidecars", "MIRRORLITE_SIDECARS");
+  if (sidecarsText !== undefined && !(SIDECAR_MODES as readonly string[]).includes(sidecarsText))
+    problems.push(`sidecars must be off, optional or required, not "${sidecarsText}"`);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({
     // The bundled demo is a throwaway: index it in memory unless told otherwise.
@@ -169,6 +178,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     ...(queryTimeoutMs === undefined ? {} : { queryTimeoutMs }),
     ...(maxFileMb === undefined ? {} : { maxFileMb }),
     ...(metricsPort === undefined ? {} : { metricsPort }),
+    ...(sidecarsText === undefined ? {} : { sidecars: sidecarsText as SidecarMode }),
   });
   return { name, config };
 }

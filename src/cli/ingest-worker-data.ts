@@ -31,5 +31,6 @@ export function ingestWorkerData(
     balancesDir: config.balancesDir ?? null,
     ...(config.commitTransactions === undefined ? {} : { commitTransactions: config.commitTransactions }),
     maxFileBytes,
+    ...(config.sidecars === undefined ? {} : { sidecars: config.sidecars }),
   };
 }

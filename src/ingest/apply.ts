@@ -4,9 +4,11 @@ import type { BlockRecord } from "../streams/block-records.ts";
 import { toBigInt } from "../streams/long.ts";
 import type { PreparedBlockHead } from "../streams/prepared-block.ts";
 import { RECORD_PARTS } from "../streams/record-fields.ts";
+import type { SidecarRecords } from "../streams/sidecar-file.ts";
 import type { HapiVersion, RecordFile } from "../streams/types.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord, decodeItem } from "./decode.ts";
 import { applyAccountFacts } from "./handlers/account-facts.ts";
+import { applyContractFacts } from "./handlers/contract-result.ts";
 import { applyHbarTransfers } from "./handlers/hbar-transfers.ts";
 import { HANDLERS } from "./handlers/index.ts";
 import { applyRecordRelations } from "./handlers/record-relations.ts";
@@ -34,6 +36,7 @@ export function writeRecordFile(
   file: RecordFile,
   blockNumber: bigint,
   shouldStop?: () => boolean,
+  sidecars?: SidecarRecords,
 ): AppliedFile {
   const items = file.items.map((item, index) => {
     try {
@@ -59,6 +62,7 @@ export function writeRecordFile(
     items,
     blockNumber,
     shouldStop,
+    sidecars,
   );
 }
 
@@ -73,6 +77,7 @@ export function writeBlockFile(
   records: readonly BlockRecord[],
   previousHash: Uint8Array,
   shouldStop?: () => boolean,
+  sidecars?: SidecarRecords,
 ): AppliedFile {
   const items = records.map(decodeBlockRecord);
   const applied = writeBlockRows(
@@ -90,6 +95,7 @@ export function writeBlockFile(
     items,
     block.number,
     shouldStop,
+    sidecars,
   );
   store.insertBlockProof({ number: block.number, kind: block.proof.kind, verified: block.proof.verified });
   return applied;
@@ -113,14 +119,16 @@ function writeBlockRows(
   items: readonly DecodedItem[],
   blockNumber: bigint,
   shouldStop?: () => boolean,
+  sidecars?: SidecarRecords,
 ): AppliedFile {
   const { consensusStart, consensusEnd } = meta;
   let gasUsed = 0n;
   let bloom: Uint8Array | null = null;
   let applied = 0;
   for (const item of items) {
+    const index = applied;
     if ((applied++ & 63) === 63 && shouldStop?.()) throw new AbandonedError(meta.name);
-    applyItem(store, meta.hapiVersion, item);
+    applyItem({ store, hapiVersion: meta.hapiVersion, item, index, blockNumber, sidecars });
     const result =
       (item.recordFields.parts & RECORD_PARTS.contractResult) === 0
         ? null
@@ -163,10 +171,20 @@ function writeBlockRows(
   return { name: meta.name, blockNumber, transactions: items.length, consensusStart, consensusEnd };
 }
 
-function applyItem(store: WriteStore, hapiVersion: HapiVersion | null, item: DecodedItem): void {
+type ItemInFile = {
+  store: WriteStore;
+  hapiVersion: HapiVersion | null;
+  item: DecodedItem;
+  index: number;
+  blockNumber: bigint;
+  sidecars: SidecarRecords | undefined;
+};
+
+function applyItem({ store, hapiVersion, item, index, blockNumber, sidecars }: ItemInFile): void {
   const ctx = { item, store, hapiVersion };
   const transfers = indexTransaction(ctx);
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
+  applyContractFacts(ctx, { index, blockNumber, sidecars: sidecars?.get(item.consensusNs) ?? [] });
   applyAccountFacts(ctx);
   applyRecordTransfers(ctx);
   applyHbarTransfers(ctx, transfers);

@@ -95,6 +95,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     commitMs: data.follow ? 1000 : Number.POSITIVE_INFINITY,
     ...(data.commitTransactions === undefined ? {} : { commitTransactions: data.commitTransactions }),
     maxFileBytes: data.maxFileBytes,
+    ...(data.sidecars === undefined ? {} : { sidecars: data.sidecars }),
     log,
     checkSignature:
       data.addressBookPath && data.recordsDir !== null

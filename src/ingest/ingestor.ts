@@ -22,6 +22,7 @@ import { blockDisplayName, blockNumberOf, listBlocks, newestBlock, readyBlocks }
 import { type BlockReader, createBlockReader } from "./block-reader.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord } from "./decode.ts";
 import { type DirEntry, isRecordFile, readyRecordFiles, signatureNameOf, streamOrderKey } from "./files.ts";
+import { readRecordSidecars, type SidecarMode } from "./sidecars.ts";
 
 /** Checks a record file against its signature file before it is applied (see `--verify-signatures`). */
 export type SignatureCheck = (file: RecordFile, signatureBytes: Uint8Array, signatureName: string) => void;
@@ -68,6 +69,11 @@ export type IngestorOptions = {
   quietMs?: number;
   /** The most bytes a record file may hold, on disk or decompressed (default `MAX_DECOMPRESSED_BYTES`). */
   maxFileBytes?: number;
+  /**
+   * Sidecar files of v6 record files (`--sidecars`): `optional` (default) reads those present, `required` stops on a
+   * missing one, `off` reads none. A corrupt or hash-mismatched sidecar stops ingestion unless off.
+   */
+  sidecars?: SidecarMode;
   /** The most transactions one commit may hold while catching up (default `GROUP_MAX_TRANSACTIONS`). */
   commitTransactions?: number;
   /**
@@ -166,9 +172,12 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     checkChain(tip, parsed);
     const blockNumber = nextBlockNumber(tip, parsed);
     if (tip === null) options.beforeFirstFile?.(parsed, blockNumber);
+    const sidecars = readRecordSidecars(dir, parsed, options.sidecars ?? "optional", (path) =>
+      readBounded(dir, path),
+    );
     let applied: AppliedFile;
     try {
-      applied = writeRecordFile(store, parsed, blockNumber, options.shouldStop);
+      applied = writeRecordFile(store, parsed, blockNumber, options.shouldStop, sidecars);
     } catch (error) {
       if (error instanceof DecodeError) throw new CorruptFileError(name, error.message, { cause: error });
       throw error;

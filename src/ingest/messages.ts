@@ -1,5 +1,6 @@
 import type { LogFormat, LogLevel } from "../log.ts";
 import type { BalanceFileInfo } from "./balance-folder.ts";
+import type { SidecarMode } from "./sidecars.ts";
 
 /** What the main thread hands the ingest worker. */
 export type IngestWorkerData = {
@@ -31,6 +32,8 @@ export type IngestWorkerData = {
   commitTransactions?: number;
   /** The most bytes a stream file may hold, on disk and decompressed (see `Config.maxFileMb`). */
   maxFileBytes: number;
+  /** Sidecar files of record files (see `Config.sidecars`; absent: optional). */
+  sidecars?: SidecarMode;
 };
 
 /** Messages from the ingest worker. bigint values travel as decimal strings. */

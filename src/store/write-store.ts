@@ -1,5 +1,6 @@
 import { type AccountRelationWrites, createAccountRelationWrites } from "./account-relations-writes.ts";
 import { createBatchInsert } from "./batch-insert.ts";
+import { type ContractWrites, createContractWrites } from "./contract-writes.ts";
 import type { Db } from "./db.ts";
 import { createHbarLedger, type HbarLedger } from "./hbar-ledger.ts";
 import { createNetworkWrites, type NetworkWrites } from "./network-writes.ts";
@@ -57,6 +58,8 @@ export type WriteStore = {
   accountRelations: AccountRelationWrites;
   /** Consensus messages (migration 0030-topic-messages). */
   topicMessages: TopicMessageWrites;
+  /** Contract results, logs, state, actions, bytecode (migration 0100-contracts). */
+  contracts: ContractWrites;
   insertRecordFile(row: RecordFileRow): void;
   /** The proof of a block stream block (recorded unverified: TSS signatures cannot be checked in Node yet). */
   insertBlockProof(row: { number: bigint; kind: string; verified: boolean }): void;
@@ -127,6 +130,10 @@ export function createWriteStore(db: Db): WriteStore {
       "staked_node_id",
       "stake_period_start",
       "ethereum_nonce",
+      // Contract fields (migration 0100).
+      "obtainer_id",
+      "permanent_removal",
+      "proxy_account_id",
     ],
   );
   const token = createVersionedTable(
@@ -196,6 +203,7 @@ export function createWriteStore(db: Db): WriteStore {
     ],
   );
   const topicMessages = createTopicMessageWrites(db);
+  const contracts = createContractWrites(db);
 
   const insertRecordFile = db.prepare(
     `INSERT INTO record_file (number, name, version, hapi_major, hapi_minor, hapi_patch, hash, previous_hash,
@@ -263,6 +271,7 @@ export function createWriteStore(db: Db): WriteStore {
     topic,
     accountRelations,
     topicMessages,
+    contracts,
     insertRecordFile: (row) => insertRecordFile.run(row),
     insertBlockProof: (row) => insertBlockProof.run(row.number, row.kind, row.verified ? 1 : 0),
     setCursor: (row) => setCursor.run(row),
@@ -309,6 +318,7 @@ export function createWriteStore(db: Db): WriteStore {
       for (const batch of [tokenTransfers, nftTransfers, balanceHistory, topicMessages]) batch.flush();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.flush();
       accountRelations.flush();
+      contracts.flush();
       hbar.flush();
     },
     reset() {
@@ -317,6 +327,7 @@ export function createWriteStore(db: Db): WriteStore {
       for (const batch of [tokenTransfers, nftTransfers, balanceHistory, topicMessages]) batch.clear();
       for (const table of [entity, token, customFee, tokenAccount, nft, topic]) table.reset();
       accountRelations.reset();
+      contracts.reset();
       hbar.reset();
     },
   };

@@ -6,7 +6,8 @@
  *   3 record_stream_items (repeated) RecordStreamItem {1 transaction, 2 record}
  *   4 end_object_running_hash HashObject
  *   5 block_number int64
- *   6 sidecars (repeated SidecarMetadata; not needed here)
+ *   6 sidecars (repeated SidecarMetadata {1 hash HashObject, 2 id int32, 3 types repeated enum}): the sidecar files
+ *     of this record file (streams/sidecar-file.ts)
  *
  * The message is walked on the wire so each item's Transaction and TransactionRecord are the exact bytes in
  * the file. Hashes as the mirror node importer computes them (`ProtoRecordFileReader`): fileHash is SHA-384
@@ -19,7 +20,7 @@ import { CorruptFileError } from "../errors.ts";
 import { bytesEqual, toHex } from "./hex.ts";
 import { assertWellFormedMessage, WIRE_LENGTH_DELIMITED, WIRE_VARINT, WireReader } from "./protobuf-wire.ts";
 import { HASH_LENGTH, runningHashOverItems, sha384 } from "./running-hash.ts";
-import type { HapiVersion, RecordFile, RecordItem } from "./types.ts";
+import type { HapiVersion, RecordFile, RecordItem, SidecarMetadata } from "./types.ts";
 
 /** `HashAlgorithm.SHA_384` in `hash_object.proto`. */
 export const HASH_ALGORITHM_SHA_384 = 1;
@@ -36,6 +37,7 @@ export function readRecordFileV6(name: string, bytes: Uint8Array, sizeBytes: num
   let endHash: HashObject | null = null;
   let blockNumber = 0n;
   const items: RecordItem[] = [];
+  const sidecars: SidecarMetadata[] = [];
 
   while (reader.pos < end) {
     const tag = reader.tag(end);
@@ -59,6 +61,10 @@ export function readRecordFileV6(name: string, bytes: Uint8Array, sizeBytes: num
       case 5:
         reader.expectWireType(tag, WIRE_VARINT);
         blockNumber = reader.int64(end);
+        break;
+      case 6:
+        reader.expectWireType(tag, WIRE_LENGTH_DELIMITED);
+        sidecars.push(readSidecarMetadata(reader, end));
         break;
       default:
         reader.skip(tag & 7, end);
@@ -95,7 +101,38 @@ export function readRecordFileV6(name: string, bytes: Uint8Array, sizeBytes: num
     metadataHash: computeMetadataHashV6(hapiVersion, start.hash, endHash.hash, blockNumber),
     sizeBytes,
     items,
+    sidecars,
   };
+}
+
+function readSidecarMetadata(reader: WireReader, outerEnd: number): SidecarMetadata {
+  const end = reader.lengthDelimitedEnd(outerEnd);
+  const saved = reader.context;
+  reader.context = "sidecars";
+  let hash: HashObject | null = null;
+  let id = 0;
+  const types: number[] = [];
+  while (reader.pos < end) {
+    const tag = reader.tag(end);
+    const field = tag >>> 3;
+    if (field === 1) {
+      reader.expectWireType(tag, WIRE_LENGTH_DELIMITED);
+      hash = readHashObject(reader, end, "sidecar hash");
+    } else if (field === 2) {
+      reader.expectWireType(tag, WIRE_VARINT);
+      id = reader.int32(end);
+    } else if (field === 3 && (tag & 7) === WIRE_VARINT) {
+      types.push(reader.int32(end));
+    } else if (field === 3 && (tag & 7) === WIRE_LENGTH_DELIMITED) {
+      const packedEnd = reader.lengthDelimitedEnd(end);
+      while (reader.pos < packedEnd) types.push(reader.int32(packedEnd));
+    } else {
+      reader.skip(tag & 7, end);
+    }
+  }
+  if (hash === null) reader.fail(`sidecar ${id} has no hash`);
+  reader.context = saved;
+  return { id, hash: hash.hash, types };
 }
 
 /** The v6 metadata hash that signature files sign; a missing HAPI version counts as 0.0.0 (proto3). */

@@ -15,6 +15,15 @@ export type RecordItem = {
 
 export type RecordStreamVersion = 2 | 5 | 6;
 
+/** A sidecar file a v6 record file lists: `sidecar/<record name>_<id as 2 digits>.rcd.gz` beside it. */
+export type SidecarMetadata = {
+  id: number;
+  /** SHA-384 of the sidecar file's decompressed bytes. */
+  hash: Uint8Array;
+  /** `SidecarType` values (1 state changes, 2 actions, 3 bytecode). */
+  types: number[];
+};
+
 export type RecordFile = {
   /** File name as found on disk, e.g. `2022-07-13T08_46_08.041986003Z.rcd.gz`. */
   name: string;
@@ -40,6 +49,8 @@ export type RecordFile = {
   /** Size in bytes of the file as on disk (compressed when gzipped). */
   sizeBytes: number;
   items: RecordItem[];
+  /** v6: the sidecar files the record file lists (absent or empty: none). */
+  sidecars?: SidecarMetadata[];
 };
 
 /** Input of the v6 writer (fixtures): everything a node decides when it closes a record file. */

@@ -1,6 +1,7 @@
 import { handleTokenAirdrop, handleTokenCancelAirdrop } from "./airdrop.ts";
 import { handleCryptoApproveAllowance } from "./allowance.ts";
 import type { Handler } from "./context.ts";
+import { handleContractCreate, handleContractDelete, handleContractUpdate } from "./contract.ts";
 import { handleCryptoCreate, handleCryptoDelete, handleCryptoUpdate } from "./crypto.ts";
 import { handleFileAppend, handleFileCreate, handleFileUpdate } from "./file.ts";
 import { handleCryptoDeleteAllowance, handleTokenUpdateNfts } from "./nft.ts";
@@ -70,4 +71,8 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   consensusUpdateTopic: handleConsensusUpdateTopic,
   consensusDeleteTopic: handleConsensusDeleteTopic,
   consensusSubmitMessage: handleConsensusSubmitMessage,
+  // The contracts group: entities here; results, logs and sidecar facts for every record in contract-result.ts.
+  contractCreateInstance: handleContractCreate,
+  contractUpdateInstance: handleContractUpdate,
+  contractDeleteInstance: handleContractDelete,
 };
