@@ -32,7 +32,14 @@ export type ValueKind =
   | "creditDebit"
   | "transactionIdOrHash"
   | "nonce"
-  | "scheduled";
+  | "scheduled"
+  | "contractId"
+  | "contractTransactionIdOrHash"
+  | "blockHash"
+  | "topic"
+  | "slot"
+  | "logIndex"
+  | "logTransactionHash";
 
 /**
  * - `node`: `{"_status":{"messages":[{"message":"..."}]}}` (tokens, blocks: the Node mirror node);
@@ -349,4 +356,61 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
     pathParams: { consensusTimestamp: "timestamp" },
     query: {},
   },
+  ...contractEndpoints(),
 ];
+
+/**
+ * The contracts group (issue 22). Until a scenario with contracts exists they run on `transactions`: the plan test
+ * EXPLAINs statements whatever the data, and the fuzz test checks every answer is one the document allows.
+ */
+function contractEndpoints(): FuzzEndpoint[] {
+  const scenario: FuzzScenario = "transactions";
+  const contract = { contractIdOrAddress: "contractId" } as const;
+  const results = {
+    "block.hash": "blockHash",
+    "block.number": "blockNumber",
+    from: "accountId",
+    hbar: "boolean",
+    internal: "boolean",
+    timestamp: "timestamp",
+    "transaction.index": "serial",
+    ...pages,
+  } as const;
+  const logs = {
+    index: "logIndex",
+    timestamp: "timestamp",
+    topic0: "topic",
+    topic1: "topic",
+    topic2: "topic",
+    topic3: "topic",
+    ...pages,
+  } as const;
+  const tx = { transactionIdOrHash: "contractTransactionIdOrHash" } as const;
+  const node = (path: string, pathParams: FuzzEndpoint["pathParams"], query: FuzzEndpoint["query"]) => ({
+    path,
+    errorStyle: "node" as const,
+    scenario,
+    pathParams,
+    query,
+  });
+  return [
+    node("/api/v1/contracts", {}, { "contract.id": "contractId", ...pages }),
+    node("/api/v1/contracts/results", {}, results),
+    node("/api/v1/contracts/results/logs", {}, { ...logs, "transaction.hash": "logTransactionHash" }),
+    node("/api/v1/contracts/results/{transactionIdOrHash}", tx, { hbar: "boolean", nonce: "nonce" }),
+    node("/api/v1/contracts/results/{transactionIdOrHash}/actions", tx, { index: "logIndex", ...pages }),
+    node("/api/v1/contracts/{contractIdOrAddress}", contract, { timestamp: "timestamp" }),
+    node("/api/v1/contracts/{contractIdOrAddress}/results", contract, results),
+    node("/api/v1/contracts/{contractIdOrAddress}/results/logs", contract, logs),
+    node(
+      "/api/v1/contracts/{contractIdOrAddress}/results/{timestamp}",
+      { ...contract, timestamp: "timestamp" },
+      { hbar: "boolean" },
+    ),
+    node("/api/v1/contracts/{contractIdOrAddress}/state", contract, {
+      slot: "slot",
+      timestamp: "timestamp",
+      ...pages,
+    }),
+  ];
+}
