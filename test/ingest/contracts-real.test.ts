@@ -39,7 +39,9 @@ describe("contracts from real record streams", () => {
     const readiness = (await service.get("/health/readiness")).body as Readiness;
     const db = new Database(dbPath, { readonly: true });
     db.defaultSafeIntegers(true);
-    cleanups.push(() => db.close());
+    cleanups.push(() => {
+      db.close();
+    });
     return { service, db, readiness };
   }
 
