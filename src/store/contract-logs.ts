@@ -127,13 +127,17 @@ export function createContractLogQueries(db: Db, statements: StatementCache): Co
         if (query.upper !== null) addBound(where, query.upper, "upper");
         for (const { op, value } of query.indexes) where.add(`l."index" ${SQL_OPS[op]} ?`, value);
       }
-      let hasTopic = false;
+      // The most selective topic leads: topic0 is usually an event signature shared by every log of that event,
+      // the later topics its indexed arguments (addresses, ids). Without statistics SQLite cannot tell, so the
+      // all-logs list reads the index of the highest topic given; by contract, SQLite picks between the key and it.
+      let lead = -1;
       topics.forEach((values, position) => {
         if (values.length === 0) return;
-        hasTopic = true;
+        lead = position;
         where.in(`l.topic${position}`, values);
       });
-      const table = contractId === null && !hasTopic ? "INDEXED BY contract_log_time" : "";
+      const table =
+        contractId !== null ? "" : `INDEXED BY ${lead === -1 ? "contract_log_time" : `contract_log_topic${lead}`}`;
       const dir = direction(order);
       const sql = `${LOG_SELECT} ${table} ${LOG_ENTITY_JOIN} ${where.sql()}
         ORDER BY l.consensus_ns ${dir}, l."index" ${dir} LIMIT +?`;
