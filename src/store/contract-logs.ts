@@ -137,7 +137,9 @@ export function createContractLogQueries(db: Db, statements: StatementCache): Co
         where.in(`l.topic${position}`, values);
       });
       const table =
-        contractId !== null ? "" : `INDEXED BY ${lead === -1 ? "contract_log_time" : `contract_log_topic${lead}`}`;
+        contractId !== null
+          ? ""
+          : `INDEXED BY ${lead === -1 ? "contract_log_time" : `contract_log_topic${lead}`}`;
       const dir = direction(order);
       const sql = `${LOG_SELECT} ${table} ${LOG_ENTITY_JOIN} ${where.sql()}
         ORDER BY l.consensus_ns ${dir}, l."index" ${dir} LIMIT +?`;
