@@ -14,6 +14,7 @@ import { accountRelationRoutes } from "./routes/account-relations.ts";
 import { accountRoutes } from "./routes/accounts.ts";
 import { balanceRoutes } from "./routes/balances.ts";
 import { blockRoutes } from "./routes/blocks.ts";
+import { contractRoutes } from "./routes/contracts.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { feeEstimatePost } from "./routes/fee-estimate.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -90,6 +91,7 @@ export function apiRoutes(): RouteDef[] {
     ...hookRoutes(),
     ...topicRoutes(),
     ...scheduleRoutes(),
+    ...contractRoutes(),
   ];
 }
 

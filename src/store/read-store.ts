@@ -5,6 +5,10 @@ import { type AllowanceQueries, createAllowanceQueries } from "./allowances.ts";
 import { type BalanceQueries, createBalanceQueries } from "./balances.ts";
 import { type BlockQueries, createBlockQueries } from "./blocks.ts";
 import { createStatementCache, DEFAULT_CACHED_STATEMENTS, type StatementCache } from "./conditions.ts";
+import { type ContractLogQueries, createContractLogQueries } from "./contract-logs.ts";
+import { type ContractResultQueries, createContractResultQueries } from "./contract-results.ts";
+import { type ContractStateQueries, createContractStateQueries } from "./contract-state.ts";
+import { type ContractQueries, createContractQueries } from "./contracts.ts";
 import type { Db } from "./db.ts";
 import { createEntityExists } from "./entity-exists.ts";
 import { createFeeFactQueries, type FeeFactQueries } from "./fee-facts.ts";
@@ -49,6 +53,12 @@ export type ReadStore = {
   schedules: ScheduleQueries;
   /** Hooks, hook storage and registered nodes. */
   hooks: HookQueries;
+  /** Contract entities and EVM addresses of contracts. */
+  contracts: ContractQueries;
+  contractResults: ContractResultQueries;
+  contractLogs: ContractLogQueries;
+  /** Contract storage (current and as of a time) and call traces. */
+  contractState: ContractStateQueries;
 };
 
 /** Every read query the API uses, prepared on the read-only connection; list queries share one bounded cache. */
@@ -76,5 +86,9 @@ export function createReadStore(db: Db, maxStatements = DEFAULT_CACHED_STATEMENT
     topics: createTopicQueries(db, statements),
     schedules: createScheduleQueries(db, statements),
     hooks: createHookQueries(db, statements),
+    contracts: createContractQueries(db, statements),
+    contractResults: createContractResultQueries(db, statements),
+    contractLogs: createContractLogQueries(db, statements),
+    contractState: createContractStateQueries(db, statements),
   };
 }

@@ -22,6 +22,8 @@ type Transaction = {
 type Account = { account: string; alias: string | null; evm_address: string | null };
 type Message = { topic_id: string; sequence_number: number; consensus_timestamp: string };
 type Schedule = { schedule_id: string; creator_account_id: string };
+type Contract = { contract_id: string; evm_address: string };
+type ContractResult = { contract_id: string | null; timestamp: string; hash: string };
 
 /** Templates of the routes the crawl asks (those of `crawlIndex` included). */
 export const ROUTES_WALKED = [
@@ -64,6 +66,16 @@ export const ROUTES_WALKED = [
   "/api/v1/topics/{topicId}",
   "/api/v1/schedules",
   "/api/v1/schedules/{scheduleId}",
+  "/api/v1/contracts",
+  "/api/v1/contracts/results",
+  "/api/v1/contracts/results/logs",
+  "/api/v1/contracts/results/{transactionIdOrHash}",
+  "/api/v1/contracts/results/{transactionIdOrHash}/actions",
+  "/api/v1/contracts/{contractIdOrAddress}",
+  "/api/v1/contracts/{contractIdOrAddress}/results",
+  "/api/v1/contracts/{contractIdOrAddress}/results/logs",
+  "/api/v1/contracts/{contractIdOrAddress}/results/{timestamp}",
+  "/api/v1/contracts/{contractIdOrAddress}/state",
 ] as const;
 
 const ACCOUNT_LISTS = [
@@ -210,5 +222,52 @@ export async function crawlEveryRoute(service: TestService): Promise<Answer[]> {
   for (const creator of new Set(schedules.map((schedule) => schedule.creator_account_id))) {
     await allPages(service, `/api/v1/schedules?account.id=${creator}`, answers);
   }
+  await crawlContracts(service, answers, transactions);
   return answers;
+}
+
+/**
+ * The contracts group: every contract (by id and address) with its results, logs and state; every result (top-level
+ * and child) by hash, by its contract and time, and its actions; contract transactions by id; every log.
+ */
+async function crawlContracts(
+  service: TestService,
+  answers: Answer[],
+  transactions: Transaction[],
+): Promise<void> {
+  const contracts = items<Contract>(
+    await allPages(service, "/api/v1/contracts?limit=100&order=asc", answers),
+    "contracts",
+  );
+  await allPages(service, "/api/v1/contracts?limit=7", answers);
+  for (const contract of contracts) {
+    const id = contract.contract_id;
+    await ask(service, `/api/v1/contracts/${id}`, answers);
+    await ask(service, `/api/v1/contracts/${contract.evm_address}`, answers);
+    await allPages(service, `/api/v1/contracts/${id}/results?internal=true&limit=100`, answers);
+    await allPages(service, `/api/v1/contracts/${id}/results/logs?limit=100`, answers);
+    await allPages(service, `/api/v1/contracts/${id}/state?limit=100`, answers);
+  }
+  const results = items<ContractResult>(
+    await allPages(service, "/api/v1/contracts/results?internal=true&limit=100&order=asc", answers),
+    "results",
+  );
+  await allPages(service, "/api/v1/contracts/results?limit=9", answers);
+  await allPages(service, "/api/v1/contracts/results/logs?limit=100&order=asc", answers);
+  for (const result of results) {
+    await ask(service, `/api/v1/contracts/results/${result.hash}`, answers);
+    await allPages(service, `/api/v1/contracts/results/${result.hash}/actions?limit=100`, answers);
+    if (result.contract_id !== null) {
+      await ask(service, `/api/v1/contracts/${result.contract_id}/results/${result.timestamp}`, answers);
+    }
+  }
+  for (const tx of transactions) {
+    if (
+      tx.name !== "CONTRACTCALL" &&
+      tx.name !== "CONTRACTCREATEINSTANCE" &&
+      tx.name !== "ETHEREUMTRANSACTION"
+    )
+      continue;
+    await ask(service, `/api/v1/contracts/results/${tx.transaction_id}?nonce=${tx.nonce}`, answers);
+  }
 }

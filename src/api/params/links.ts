@@ -28,7 +28,10 @@ export type AnchorKey =
   | "serialnumber"
   | "timestamp"
   | "block.number"
-  | "schedule.id";
+  | "schedule.id"
+  | "contract.id"
+  | "index"
+  | "slot";
 
 /** Everything a list route needs to build its next link once it knows the page. */
 export interface PagingContext {
@@ -65,7 +68,8 @@ function anchorNumber(anchor: AnchorKey, value: string, config: ShardRealm): big
     case "token.id":
     case "account.id":
     case "spender.id":
-    case "schedule.id": {
+    case "schedule.id":
+    case "contract.id": {
       const parsed = parseEntityIdString(value, anchor === "token.id" ? "num-alias" : "any", config);
       return parsed.ok && parsed.id.kind === "id" ? parsed.id.encoded : null;
     }
@@ -74,7 +78,12 @@ function anchorNumber(anchor: AnchorKey, value: string, config: ShardRealm): big
     case "block.number":
       return value.startsWith("0x") ? parseHexLong(value, true) : /^\d+$/.test(value) ? BigInt(value) : null;
     case "serialnumber":
+    case "index":
       return /^\d+$/.test(value) ? BigInt(value) : null;
+    case "slot":
+      return /^(0x)?[0-9a-fA-F]{1,64}$/.test(value)
+        ? BigInt(value.startsWith("0x") ? value : `0x${value}`)
+        : null;
   }
 }
 

@@ -33,7 +33,14 @@ export type ValueKind =
   | "transactionIdOrHash"
   | "nonce"
   | "scheduled"
-  | "scheduleId";
+  | "scheduleId"
+  | "contractId"
+  | "contractTransactionIdOrHash"
+  | "blockHash"
+  | "topic"
+  | "slot"
+  | "logIndex"
+  | "logTransactionHash";
 
 /**
  * - `node`: `{"_status":{"messages":[{"message":"..."}]}}` (tokens, blocks: the Node mirror node);
@@ -66,7 +73,8 @@ export type FuzzScenario =
   | "topics"
   | "transactions"
   | "schedules"
-  | "hooks-and-registered-nodes";
+  | "hooks-and-registered-nodes"
+  | "contracts";
 
 const pages = { limit: "limit", order: "order" } as const;
 const balances = {
@@ -387,4 +395,60 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
     pathParams: { scheduleId: "scheduleId" },
     query: {},
   },
+  ...contractEndpoints(),
 ];
+
+/**
+ * The contracts group (issue 22), on the `contracts` scenario.
+ */
+function contractEndpoints(): FuzzEndpoint[] {
+  const scenario: FuzzScenario = "contracts";
+  const contract = { contractIdOrAddress: "contractId" } as const;
+  const results = {
+    "block.hash": "blockHash",
+    "block.number": "blockNumber",
+    from: "accountId",
+    hbar: "boolean",
+    internal: "boolean",
+    timestamp: "timestamp",
+    "transaction.index": "serial",
+    ...pages,
+  } as const;
+  const logs = {
+    index: "logIndex",
+    timestamp: "timestamp",
+    topic0: "topic",
+    topic1: "topic",
+    topic2: "topic",
+    topic3: "topic",
+    ...pages,
+  } as const;
+  const tx = { transactionIdOrHash: "contractTransactionIdOrHash" } as const;
+  const node = (path: string, pathParams: FuzzEndpoint["pathParams"], query: FuzzEndpoint["query"]) => ({
+    path,
+    errorStyle: "node" as const,
+    scenario,
+    pathParams,
+    query,
+  });
+  return [
+    node("/api/v1/contracts", {}, { "contract.id": "contractId", ...pages }),
+    node("/api/v1/contracts/results", {}, results),
+    node("/api/v1/contracts/results/logs", {}, { ...logs, "transaction.hash": "logTransactionHash" }),
+    node("/api/v1/contracts/results/{transactionIdOrHash}", tx, { hbar: "boolean", nonce: "nonce" }),
+    node("/api/v1/contracts/results/{transactionIdOrHash}/actions", tx, { index: "logIndex", ...pages }),
+    node("/api/v1/contracts/{contractIdOrAddress}", contract, { timestamp: "timestamp" }),
+    node("/api/v1/contracts/{contractIdOrAddress}/results", contract, results),
+    node("/api/v1/contracts/{contractIdOrAddress}/results/logs", contract, logs),
+    node(
+      "/api/v1/contracts/{contractIdOrAddress}/results/{timestamp}",
+      { ...contract, timestamp: "timestamp" },
+      { hbar: "boolean" },
+    ),
+    node("/api/v1/contracts/{contractIdOrAddress}/state", contract, {
+      slot: "slot",
+      timestamp: "timestamp",
+      ...pages,
+    }),
+  ];
+}

@@ -30,6 +30,7 @@ const scenarios = {
   transactions: useScenario("transactions"),
   schedules: useScenario("schedules"),
   "hooks-and-registered-nodes": useScenario("hooks-and-registered-nodes"),
+  contracts: useScenario("contracts"),
 } satisfies Record<FuzzScenario, unknown>;
 
 function decodes(path: string): boolean {

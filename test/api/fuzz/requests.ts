@@ -367,6 +367,48 @@ export function valueArbitrary(
           numbers,
         ),
       );
+    case "contractId":
+      return pick(
+        fc.oneof(
+          fc.constantFrom(...v.accountIds),
+          fc.constantFrom("0.0.1002", "1003", "0.1003", "0x00000000000000000000000000000000000003eb"),
+          fc.stringMatching(/^(0x|0\.0\.)?[0-9a-f]{40}$/),
+        ),
+        fc.oneof(fc.constantFrom(...BOUNDARY_IDS), numbers, fc.stringMatching(/^(0x)?[0-9a-fA-F]{38,42}$/)),
+      );
+    case "contractTransactionIdOrHash":
+      return pick(
+        fc.oneof(fc.constantFrom(...v.transactionIds), fc.stringMatching(/^(0x)?[0-9a-f]{64}$/)),
+        fc.oneof(
+          fc.constantFrom("0.0.2-1-1", "0.0.2-9999999999999999999-999999999", "1.2-3-4"),
+          fc.stringMatching(/^(0x)?[0-9a-fA-F]{60,100}$/),
+          numbers,
+        ),
+      );
+    case "blockHash":
+      return pick(
+        fc.oneof(
+          fc.constantFrom(...v.hashes),
+          fc.constantFrom(...v.hashes).map((h) => `0x${h.slice(0, 64)}`),
+        ),
+        fc.stringMatching(/^(0x)?[0-9a-fA-F]{60,100}$/),
+      );
+    case "topic":
+    case "slot":
+      return pick(
+        fc.stringMatching(/^(0x)?[0-9a-f]{1,64}$/),
+        fc.stringMatching(/^(0x)?[0-9a-fA-Fxq]{0,70}$/),
+      );
+    case "logIndex":
+      return pick(
+        fc.integer({ min: 0, max: 5 }).map(String),
+        fc.oneof(numbers, fc.constantFrom("1.5", "-1", "")),
+      );
+    case "logTransactionHash":
+      return pick(
+        fc.oneof(fc.stringMatching(/^(0x)?[0-9a-f]{64}$/), fc.stringMatching(/^(0x)?[0-9a-f]{96}$/)),
+        fc.stringMatching(/^(0x)?[0-9a-fA-F]{60,100}$/),
+      );
     case "hashOrNumber":
       return pick(
         fc.oneof(
