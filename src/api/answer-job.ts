@@ -38,23 +38,33 @@ export function renderPostAnswer(answer: RouteAnswer): RenderedBody {
   return renderBody(answer.status, answer.json, null, answer.contentType ?? JAVA_JSON_TYPE, null);
 }
 
+/** Answers jobs: a GET's answer is always synchronous; a POST's may be a promise (an EVM call). */
+export type JobAnswerer = {
+  (job: ReadJob & { readonly method: "GET" }): ReadOutcome;
+  (job: ReadJob): ReadOutcome | Promise<ReadOutcome>;
+};
+
 /** Answers jobs for `routes` from `store`. */
-export function createJobAnswerer(
-  routes: readonly RouteDef[],
-  store: ReadStore,
-): (job: ReadJob) => ReadOutcome {
+export function createJobAnswerer(routes: readonly RouteDef[], store: ReadStore): JobAnswerer {
   const byTemplate = new Map(routes.map((route) => [route.template, route]));
-  return (job) => {
+  return ((job: ReadJob): ReadOutcome | Promise<ReadOutcome> => {
     const route = byTemplate.get(job.template);
     try {
       if (route === undefined) throw new Error(`no route ${job.template} in this thread's table`);
       if (job.method === "POST") {
         if (route.post === undefined) throw new Error(`route ${job.template} takes no POST`);
-        return { ok: true, response: renderPostAnswer(route.post.answer(store, job.query, job.request)) };
+        const answer = route.post.answer(store, job.query, job.request);
+        if (answer instanceof Promise) {
+          return answer.then(
+            (settled): ReadOutcome => ({ ok: true, response: renderPostAnswer(settled) }),
+            (error: unknown): ReadOutcome => ({ ok: false, failure: failureOf(error) }),
+          );
+        }
+        return { ok: true, response: renderPostAnswer(answer) };
       }
       return { ok: true, response: renderRouteAnswer(route, route.answer(store, job.query, job.request)) };
     } catch (error) {
       return { ok: false, failure: failureOf(error) };
     }
-  };
+  }) as JobAnswerer;
 }

@@ -13,6 +13,7 @@ import { accountRelationRoutes } from "./routes/account-relations.ts";
 import { accountRoutes } from "./routes/accounts.ts";
 import { balanceRoutes } from "./routes/balances.ts";
 import { blockRoutes } from "./routes/blocks.ts";
+import { contractCallRoutes } from "./routes/contract-call.ts";
 import { contractRoutes } from "./routes/contracts.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { feeEstimatePost } from "./routes/fee-estimate.ts";
@@ -77,6 +78,7 @@ export function apiRoutes(): RouteDef[] {
     ...accountRelationRoutes(),
     ...accountJavaListRoutes(),
     ...topicRoutes(),
+    ...contractCallRoutes(),
     ...contractRoutes(),
   ];
 }

@@ -9,5 +9,7 @@ import type { ReadStore } from "../../src/store/read-store.ts";
  */
 export function inThreadReads(routes: readonly RouteDef[], store: ReadStore): ReadAnswerer {
   const answer = createJobAnswerer(routes, store);
-  return { run: (job) => Promise.resolve(structuredClone(answer(structuredClone(job)))) };
+  return {
+    run: (job) => Promise.resolve(answer(structuredClone(job))).then((outcome) => structuredClone(outcome)),
+  };
 }
