@@ -60,6 +60,8 @@ export type RecordFileV6Input = {
   /** 48 bytes: the previous file's end running hash (all zeros for the first file of a stream). */
   startRunningHash: Uint8Array;
   items: RecordItem[];
+  /** The sidecar files written beside it, listed in the file (field 6). */
+  sidecars?: SidecarMetadata[];
 };
 
 export type WrittenRecordFile = {
