@@ -84,10 +84,10 @@ export function createEvmStateQueries(db: Db): EvmStateQueries {
     `SELECT ${BLOCK_COLUMNS} FROM record_file WHERE number = ?`,
   );
   const latest = db.prepare<[], BlockRow>(
-    `SELECT ${BLOCK_COLUMNS} FROM record_file ORDER BY number DESC LIMIT 1`,
+    `SELECT ${BLOCK_COLUMNS} FROM record_file WHERE number = (SELECT max(number) FROM record_file)`,
   );
   const earliest = db.prepare<[], BlockRow>(
-    `SELECT ${BLOCK_COLUMNS} FROM record_file ORDER BY number LIMIT 1`,
+    `SELECT ${BLOCK_COLUMNS} FROM record_file WHERE number = (SELECT min(number) FROM record_file)`,
   );
   const hbar = createHbarQueries(db);
 

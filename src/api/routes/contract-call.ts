@@ -39,6 +39,7 @@ function evmQueries(store: ReadStore): EvmStateQueries {
 function resolveBlock(queries: EvmStateQueries, store: ReadStore, spec: BlockSpec): EvmBlockRow {
   let block: EvmBlockRow | undefined;
   if (spec.kind === "latest") block = queries.latestBlock();
+  else if (spec.kind === "earliest") block = queries.earliestBlock();
   else if (spec.kind === "number") block = queries.block(spec.number);
   else {
     const row = store.blocks.getBlockByHashPrefix(spec.hash);

@@ -5,9 +5,10 @@
  */
 import { web3Error, web3ValidationErrors } from "./errors.ts";
 
-/** Which block the call runs at. `earliest` is block 0; the other tags all mean the latest. */
+/** Which block the call runs at. `earliest` is the first block indexed; the other tags all mean the latest. */
 export type BlockSpec =
   | { kind: "latest" }
+  | { kind: "earliest" }
   | { kind: "number"; number: bigint }
   /** 64 or 96 lower-case hex digits. */
   | { kind: "hash"; hash: string };
@@ -36,7 +37,7 @@ const ADDRESS_DIGITS = 40;
 const INT64_MAX = (1n << 63n) - 1n;
 
 const TAGS: Readonly<Record<string, BlockSpec>> = {
-  earliest: { kind: "number", number: 0n },
+  earliest: { kind: "earliest" },
   latest: { kind: "latest" },
   pending: { kind: "latest" },
   safe: { kind: "latest" },
