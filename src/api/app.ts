@@ -64,7 +64,7 @@ export type App = {
  * (`/api/v1/tokens/balances` and `/api/v1/tokens/nfts` are not token IDs). Every thread builds its own from
  * these factories: the front to match and parse, each read worker to answer.
  */
-export function apiRoutes(): RouteDef[] {
+export function apiRoutes(chainId?: bigint): RouteDef[] {
   return [
     ...tokenListRoutes(),
     ...nftRoutes(),
@@ -78,7 +78,7 @@ export function apiRoutes(): RouteDef[] {
     ...accountRelationRoutes(),
     ...accountJavaListRoutes(),
     ...topicRoutes(),
-    ...contractCallRoutes(),
+    ...contractCallRoutes(chainId),
     ...contractRoutes(),
   ];
 }

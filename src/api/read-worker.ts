@@ -28,6 +28,8 @@ export type ReadWorkerData = {
    * a query open on purpose). Empty in production: nothing a client or an operator sets reaches it.
    */
   routeModules: readonly string[];
+  /** The EVM's chain id (`--network`); 298 when absent. */
+  chainId?: bigint;
 };
 
 /** The side of a message channel the worker talks through (`parentPort` in a thread, a port in tests). */
@@ -52,7 +54,7 @@ export async function runReadWorker(data: ReadWorkerData, port: ReadWorkerPort):
   let answer: ReturnType<typeof createJobAnswerer>;
   try {
     const db = openReader(data.dbPath);
-    const routes = [...apiRoutes(), ...(await loadRouteModules(data.routeModules))];
+    const routes = [...apiRoutes(data.chainId), ...(await loadRouteModules(data.routeModules))];
     answer = createJobAnswerer(routes, createReadStore(db));
   } catch (error) {
     port.postMessage({ type: "start-failed", reason: (error as Error).message } satisfies ReadWorkerMessage);

@@ -62,6 +62,8 @@ ${COMMON_OPTIONS.replace("a node's record stream folder (…/record0.0.3)", "a n
   --query-timeout-ms MS       MIRRORLITE_QUERY_TIMEOUT_MS  a query running longer answers 503 and its thread
                                                       is replaced (20000)
   --metrics-port N            MIRRORLITE_METRICS_PORT serve /metrics on this port instead of --port (unset)
+  --network NAME              MIRRORLITE_NETWORK      mainnet, testnet, previewnet or other: the EVM's chain id
+                                                      in /contracts/call (295-298; other)
 
 SIGTERM or SIGINT stops cleanly within 10 s (a file being applied is rolled back, never half applied);
 a second signal exits at once.`;
@@ -111,6 +113,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "max-file-mb": { type: "string" },
         "metrics-port": { type: "string" },
         sidecars: { type: "string" },
+        network: { type: "string" },
       },
     }));
   } catch (error) {
@@ -153,6 +156,9 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   const sidecarsText = option("sidecars", "MIRRORLITE_SIDECARS");
   if (sidecarsText !== undefined && !(SIDECAR_MODES as readonly string[]).includes(sidecarsText))
     problems.push(`sidecars must be off, optional or required, not "${sidecarsText}"`);
+  const networkText = option("network", "MIRRORLITE_NETWORK")?.toLowerCase();
+  if (networkText !== undefined && !["mainnet", "testnet", "previewnet", "other"].includes(networkText))
+    problems.push(`network must be mainnet, testnet, previewnet or other, not "${networkText}"`);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({
     // The bundled demo is a throwaway: index it in memory unless told otherwise.
@@ -179,6 +185,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     ...(maxFileMb === undefined ? {} : { maxFileMb }),
     ...(metricsPort === undefined ? {} : { metricsPort }),
     ...(sidecarsText === undefined ? {} : { sidecars: sidecarsText as SidecarMode }),
+    ...(networkText === undefined ? {} : { network: networkText as NonNullable<Config["network"]> }),
   });
   return { name, config };
 }
