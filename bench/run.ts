@@ -4,7 +4,7 @@
  * measures it next to a bare `node:http` server in its own process. Figures are printed, never asserted.
  *
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
- *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, transactions, ingest-speed, block-ingest, account-relations, reads, accounts
+ *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, contract-reads, transactions, ingest-speed, block-ingest, account-relations, reads, accounts
  *   npm run bench -- ingest-speed --large   # with the 1M-transaction scaling point (several minutes more)
  *   npm run bench -- transactions --baseline=REF   # ingest speed next to the build of git ref REF too
  *   npm run bench -- block-ingest --baseline=REF   # block ingest by the build of git ref REF too, same rounds
@@ -13,6 +13,7 @@ import { benchAccountRelations } from "./account-relations.ts";
 import { benchAccounts } from "./accounts.ts";
 import { benchBlockIngest } from "./block-ingest.ts";
 import { benchBlocks } from "./blocks.ts";
+import { benchContractReads } from "./contract-reads.ts";
 import { benchFeeEstimate } from "./fee-estimate.ts";
 import { benchIngestAndLookup } from "./ingest-and-lookup.ts";
 import { benchIngestSpeed } from "./ingest-speed.ts";
@@ -101,6 +102,10 @@ if (wanted("supply")) {
 if (wanted("account-relations")) {
   console.log("== account sub-resources");
   for (const r of await benchAccountRelations()) verdict(r.name, r.ratio, r.target);
+}
+if (wanted("contract-reads")) {
+  console.log("== contracts group reads");
+  for (const r of await benchContractReads()) verdict(r.name, r.ratio, r.target, r.cpu);
 }
 if (wanted("topics")) {
   console.log("== topics group");

@@ -39,7 +39,7 @@ export type ContractLogListQuery = {
 };
 
 /** The block holding a consensus time: its number, hash (96 hex digits) and gas used. */
-export type LogBlock = { number: bigint; hash: string; gasUsed: bigint };
+export type LogBlock = { number: bigint; hash: string; gasUsed: bigint; startNs: bigint; endNs: bigint };
 
 export type ContractLogQueries = {
   listLogs(query: ContractLogListQuery): ContractLogRow[];
@@ -85,7 +85,7 @@ function meets(value: bigint, conditions: readonly Condition<bigint>[]): boolean
 
 export function createContractLogQueries(db: Db, statements: StatementCache): ContractLogQueries {
   const blockAt = db.prepare(
-    `SELECT number, hash, gas_used, consensus_start FROM record_file WHERE consensus_end >= ?
+    `SELECT number, hash, gas_used, consensus_start, consensus_end FROM record_file WHERE consensus_end >= ?
      ORDER BY consensus_end LIMIT 1`,
   );
   // Hash lookups read the first 4 bytes' entries of the transaction index, then compare the whole prefix.
@@ -98,10 +98,16 @@ export function createContractLogQueries(db: Db, statements: StatementCache): Co
   return {
     blockAt(consensusNs) {
       const row = blockAt.get(clamp(consensusNs)) as
-        | { number: bigint; hash: string; gas_used: bigint; consensus_start: bigint }
+        | { number: bigint; hash: string; gas_used: bigint; consensus_start: bigint; consensus_end: bigint }
         | undefined;
       if (row === undefined || row.consensus_start > consensusNs) return undefined;
-      return { number: row.number, hash: row.hash, gasUsed: row.gas_used };
+      return {
+        number: row.number,
+        hash: row.hash,
+        gasUsed: row.gas_used,
+        startNs: row.consensus_start,
+        endNs: row.consensus_end,
+      };
     },
 
     firstTimeOfHash(hash, timestamps, order) {
@@ -127,13 +133,19 @@ export function createContractLogQueries(db: Db, statements: StatementCache): Co
         if (query.upper !== null) addBound(where, query.upper, "upper");
         for (const { op, value } of query.indexes) where.add(`l."index" ${SQL_OPS[op]} ?`, value);
       }
-      let hasTopic = false;
+      // The most selective topic leads: topic0 is usually an event signature shared by every log of that event,
+      // the later topics its indexed arguments (addresses, ids). Without statistics SQLite cannot tell, so the
+      // all-logs list reads the index of the highest topic given; by contract, SQLite picks between the key and it.
+      let lead = -1;
       topics.forEach((values, position) => {
         if (values.length === 0) return;
-        hasTopic = true;
+        lead = position;
         where.in(`l.topic${position}`, values);
       });
-      const table = contractId === null && !hasTopic ? "INDEXED BY contract_log_time" : "";
+      const table =
+        contractId !== null
+          ? ""
+          : `INDEXED BY ${lead === -1 ? "contract_log_time" : `contract_log_topic${lead}`}`;
       const dir = direction(order);
       const sql = `${LOG_SELECT} ${table} ${LOG_ENTITY_JOIN} ${where.sql()}
         ORDER BY l.consensus_ns ${dir}, l."index" ${dir} LIMIT +?`;

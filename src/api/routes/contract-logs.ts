@@ -4,7 +4,7 @@
  * (upstream `BaseController.getPaginationLink`).
  */
 
-import type { ContractLogListQuery, LogBound } from "../../store/contract-logs.ts";
+import type { ContractLogListQuery, LogBlock, LogBound } from "../../store/contract-logs.ts";
 import type { ContractLogRow } from "../../store/contract-results.ts";
 import type { ReadStore } from "../../store/read-store.ts";
 import { formatTimestamp } from "../../time.ts";
@@ -19,7 +19,7 @@ import type { ParamOptions } from "../params/index.ts";
 import { unwrapParams } from "../params/index.ts";
 import { buildPairedNextLink } from "../params/links.ts";
 import { type KeyBound, pairedNextKeys } from "../params/paired-bounds.ts";
-import { contractLogView, type ResultBlock } from "../views/contract-results.ts";
+import { contractLogView } from "../views/contract-results.ts";
 import { defineRoute, jsonAnswer, type RouteAnswer, type RouteDef } from "./route-table.ts";
 
 const LIST_MAX_AGE = 10;
@@ -70,11 +70,14 @@ function logQuery(
 }
 
 function logsAnswer(store: ReadStore, request: ContractLogsRequest, rows: ContractLogRow[]): RouteAnswer {
-  const blocks = new Map<bigint, ResultBlock | undefined>();
+  // Logs of a page mostly share a few blocks: one lookup per block, not per log.
+  let block: LogBlock | undefined;
   const logs = rows.map((row) => {
-    if (!blocks.has(row.consensusNs))
-      blocks.set(row.consensusNs, store.contractLogs.blockAt(row.consensusNs));
-    return contractLogView(row, blocks.get(row.consensusNs));
+    if (block === undefined || row.consensusNs < block.startNs || row.consensusNs > block.endNs) {
+      block = store.contractLogs.blockAt(row.consensusNs);
+    }
+    const inBlock = block !== undefined && row.consensusNs >= block.startNs ? block : undefined;
+    return contractLogView(row, inBlock);
   });
   let next: string | null = null;
   const last = rows.at(-1);

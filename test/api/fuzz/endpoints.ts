@@ -70,7 +70,8 @@ export type FuzzScenario =
   | "account-relations"
   | "accounts"
   | "topics"
-  | "transactions";
+  | "transactions"
+  | "contracts";
 
 const pages = { limit: "limit", order: "order" } as const;
 const balances = {
@@ -360,11 +361,10 @@ export const FUZZ_ENDPOINTS: readonly FuzzEndpoint[] = [
 ];
 
 /**
- * The contracts group (issue 22). Until a scenario with contracts exists they run on `transactions`: the plan test
- * EXPLAINs statements whatever the data, and the fuzz test checks every answer is one the document allows.
+ * The contracts group (issue 22), on the `contracts` scenario.
  */
 function contractEndpoints(): FuzzEndpoint[] {
-  const scenario: FuzzScenario = "transactions";
+  const scenario: FuzzScenario = "contracts";
   const contract = { contractIdOrAddress: "contractId" } as const;
   const results = {
     "block.hash": "blockHash",

@@ -28,6 +28,7 @@ const scenarios = {
   accounts: useScenario("accounts"),
   topics: useScenario("topics"),
   transactions: useScenario("transactions"),
+  contracts: useScenario("contracts"),
 } satisfies Record<FuzzScenario, unknown>;
 
 function decodes(path: string): boolean {
