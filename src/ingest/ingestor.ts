@@ -6,7 +6,7 @@ import type { Logger } from "../log.ts";
 import type { WriteStore } from "../store/write-store.ts";
 import { checkBlockChain } from "../streams/block-chain.ts";
 import { BLOCK_STREAM_VERSION } from "../streams/block-file.ts";
-import { deserializeRecords } from "../streams/block-record-bytes.ts";
+import { deserializeRecords, deserializeSidecars } from "../streams/block-record-bytes.ts";
 import { BLOCK_START_PREFIX_BYTES, blockStartTimeNs } from "../streams/block-start-time.ts";
 import { type ChainTip, checkChain, nextBlockNumber } from "../streams/chain.ts";
 import {
@@ -16,6 +16,7 @@ import {
   TOO_LARGE_HINT,
 } from "../streams/decompress.ts";
 import { readRecordFile } from "../streams/read-record-file.ts";
+import { groupSidecarRecords } from "../streams/sidecar-file.ts";
 import type { RecordFile } from "../streams/types.ts";
 import { AbandonedError, type AppliedFile, writeBlockFile, writeRecordFile } from "./apply.ts";
 import { blockDisplayName, blockNumberOf, listBlocks, newestBlock, readyBlocks } from "./block-files.ts";
@@ -218,7 +219,8 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     }
     let applied: AppliedFile;
     try {
-      applied = writeBlockFile(store, block, records, previousHash, options.shouldStop);
+      const sidecars = groupSidecarRecords(deserializeSidecars(block.name, block.records));
+      applied = writeBlockFile(store, block, records, previousHash, options.shouldStop, sidecars);
     } catch (error) {
       if (error instanceof DecodeError) throw new CorruptFileError(path, error.message, { cause: error });
       throw error;

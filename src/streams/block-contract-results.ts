@@ -186,3 +186,169 @@ function lastField(name: string, bytes: Uint8Array, field: number): Uint8Array |
   }
   return found;
 }
+
+/** `EVMTraceData` fields beyond its logs, `ContractSlotUsage`, `SlotRead` and `ExecutedInitcode`. */
+const EVM_TRACE = { executedInitcode: 1, contractActions: 2, contractSlotUsages: 3 } as const;
+const SLOT_USAGE = { contractId: 1, impliedWrites: 2, writtenSlotKeys: 3, slotReads: 4 } as const;
+const SLOT_READ = { index: 1, key: 2, readValue: 3 } as const;
+const INITCODE = { contractId: 1, bookends: 2, explicit: 3, deploy: 1, metadata: 2 } as const;
+
+/**
+ * The sidecar records a record file would carry for this transaction, rebuilt from its EVM trace data as the
+ * importer's block transformers do: actions as they stand; state changes from the slot usages (written keys
+ * listed, or implied by the unit's storage state changes; written values from those state changes; reads with the
+ * values read); the bytecode of a contract created with its executed initcode (runtime from the bytecode state
+ * change, initcode explicit or as the bookends around the runtime).
+ */
+export function evmSidecarRecords(
+  name: string,
+  consensusTimestamp: proto.ITimestamp,
+  traces: readonly Uint8Array[],
+  context: () => StateChangeContext,
+): proto.ITransactionSidecarRecord[] {
+  const out: proto.ITransactionSidecarRecord[] = [];
+  const actions: proto.IContractAction[] = [];
+  const stateChanges: proto.IContractStateChange[] = [];
+  for (const trace of traces) {
+    const evmTrace = lastField(name, trace, TRACE.evmTraceData);
+    if (evmTrace === null) continue;
+    const reader = new WireReader(name, evmTrace, "EVMTraceData");
+    while (reader.pos < evmTrace.length) {
+      const tag = reader.tag(evmTrace.length);
+      const field = tag >>> 3;
+      if ((tag & 7) !== WIRE_LENGTH_DELIMITED) {
+        reader.skip(tag & 7, evmTrace.length);
+        continue;
+      }
+      const bytes = reader.lengthDelimited(evmTrace.length);
+      if (field === EVM_TRACE.contractActions)
+        actions.push(decodeOrFail(name, () => proto.ContractAction.decode(bytes)));
+      else if (field === EVM_TRACE.contractSlotUsages) stateChanges.push(slotUsage(name, bytes, context));
+      else if (field === EVM_TRACE.executedInitcode)
+        out.push(executedInitcode(name, consensusTimestamp, bytes, context));
+    }
+  }
+  if (stateChanges.length > 0)
+    out.unshift({ consensusTimestamp, stateChanges: { contractStateChanges: stateChanges } });
+  if (actions.length > 0) out.push({ consensusTimestamp, actions: { contractActions: actions } });
+  return out;
+}
+
+function slotUsage(
+  name: string,
+  bytes: Uint8Array,
+  context: () => StateChangeContext,
+): proto.IContractStateChange {
+  const reader = new WireReader(name, bytes, "ContractSlotUsage");
+  let contractId: proto.IContractID = {};
+  let explicit: Uint8Array[] | null = null;
+  const reads: Array<{ index: number | null; key: Uint8Array | null; value: Uint8Array }> = [];
+  while (reader.pos < bytes.length) {
+    const tag = reader.tag(bytes.length);
+    const field = tag >>> 3;
+    if ((tag & 7) !== WIRE_LENGTH_DELIMITED) reader.skip(tag & 7, bytes.length);
+    else if (field === SLOT_USAGE.contractId)
+      contractId = decodeOrFail(name, () => proto.ContractID.decode(reader.lengthDelimited(bytes.length)));
+    else if (field === SLOT_USAGE.writtenSlotKeys)
+      explicit = repeatedBytes(name, reader.lengthDelimited(bytes.length), 1);
+    else if (field === SLOT_USAGE.slotReads) reads.push(slotRead(name, reader.lengthDelimited(bytes.length)));
+    else reader.skip(tag & 7, bytes.length);
+  }
+  const written = explicit ?? [...context().writtenSlots(contractId)];
+  const readOf = new Map<number, Uint8Array>();
+  const changes: proto.IStorageChange[] = [];
+  for (const read of reads) {
+    if (read.index !== null) readOf.set(read.index, read.value);
+    else if (read.key !== null) changes.push({ slot: trimmed(read.key), valueRead: trimmed(read.value) });
+  }
+  written.forEach((key, index) => {
+    const value = context().slotValue(contractId, key) ?? new Uint8Array();
+    changes.push({
+      slot: trimmed(key),
+      valueRead: trimmed(readOf.get(index) ?? new Uint8Array()),
+      valueWritten: { value: trimmed(value) },
+    });
+  });
+  return { contractId, storageChanges: changes };
+}
+
+function slotRead(
+  name: string,
+  bytes: Uint8Array,
+): { index: number | null; key: Uint8Array | null; value: Uint8Array } {
+  const reader = new WireReader(name, bytes, "SlotRead");
+  const read: { index: number | null; key: Uint8Array | null; value: Uint8Array } = {
+    index: null,
+    key: null,
+    value: new Uint8Array(),
+  };
+  while (reader.pos < bytes.length) {
+    const tag = reader.tag(bytes.length);
+    const field = tag >>> 3;
+    if (field === SLOT_READ.index && (tag & 7) === 0) read.index = reader.int32(bytes.length);
+    else if (field === SLOT_READ.key && (tag & 7) === WIRE_LENGTH_DELIMITED)
+      read.key = reader.lengthDelimited(bytes.length);
+    else if (field === SLOT_READ.readValue && (tag & 7) === WIRE_LENGTH_DELIMITED)
+      read.value = reader.lengthDelimited(bytes.length);
+    else reader.skip(tag & 7, bytes.length);
+  }
+  return read;
+}
+
+function executedInitcode(
+  name: string,
+  consensusTimestamp: proto.ITimestamp,
+  bytes: Uint8Array,
+  context: () => StateChangeContext,
+): proto.ITransactionSidecarRecord {
+  const reader = new WireReader(name, bytes, "ExecutedInitcode");
+  let contractId: proto.IContractID = {};
+  let explicit: Uint8Array | null = null;
+  let bookends: Uint8Array | null = null;
+  while (reader.pos < bytes.length) {
+    const tag = reader.tag(bytes.length);
+    const field = tag >>> 3;
+    if ((tag & 7) !== WIRE_LENGTH_DELIMITED) reader.skip(tag & 7, bytes.length);
+    else if (field === INITCODE.contractId)
+      contractId = decodeOrFail(name, () => proto.ContractID.decode(reader.lengthDelimited(bytes.length)));
+    else if (field === INITCODE.explicit) explicit = reader.lengthDelimited(bytes.length);
+    else if (field === INITCODE.bookends) bookends = reader.lengthDelimited(bytes.length);
+    else reader.skip(tag & 7, bytes.length);
+  }
+  const runtime = context().bytecode(contractId) ?? new Uint8Array();
+  let initcode = explicit ?? new Uint8Array();
+  if (bookends !== null) {
+    const deploy = lastField(name, bookends, INITCODE.deploy) ?? new Uint8Array();
+    const metadata = lastField(name, bookends, INITCODE.metadata) ?? new Uint8Array();
+    initcode = Buffer.concat([deploy, runtime, metadata]);
+  }
+  return { consensusTimestamp, bytecode: { contractId, initcode, runtimeBytecode: runtime } };
+}
+
+function repeatedBytes(name: string, bytes: Uint8Array, field: number): Uint8Array[] {
+  const reader = new WireReader(name, bytes, "WrittenSlotKeys");
+  const out: Uint8Array[] = [];
+  while (reader.pos < bytes.length) {
+    const tag = reader.tag(bytes.length);
+    if (tag >>> 3 === field && (tag & 7) === WIRE_LENGTH_DELIMITED)
+      out.push(reader.lengthDelimited(bytes.length));
+    else reader.skip(tag & 7, bytes.length);
+  }
+  return out;
+}
+
+function trimmed(bytes: Uint8Array): Uint8Array {
+  let start = 0;
+  while (start < bytes.length && bytes[start] === 0) start++;
+  return bytes.subarray(start);
+}
+
+function decodeOrFail<T>(name: string, decode: () => T): T {
+  try {
+    return decode();
+  } catch (cause) {
+    throw new CorruptFileError(name, `EVM trace data does not decode: ${(cause as Error).message}`, {
+      cause,
+    });
+  }
+}

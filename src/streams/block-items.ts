@@ -101,6 +101,23 @@ export const STATE_ID = {
   nodes: 20,
   topics: 21,
   pendingAirdrops: 25,
+  /** Contract storage slots: `SlotKey` → `SlotValue`. */
+  storage: 4,
+  /** Contract runtime bytecode: `ContractID` → `Bytecode`. */
+  bytecode: 5,
+} as const;
+
+/** The contract members of `MapChangeKey`/`MapChangeValue` and their messages (`SlotKey`, `SlotValue`, `Bytecode`). */
+export const CONTRACT_STATE = {
+  mapDelete: 6,
+  keySlotKey: 10,
+  keyContractId: 13,
+  valueBytecode: 3,
+  valueSlotValue: 9,
+  slotKeyContractId: 1,
+  slotKeyKey: 2,
+  slotValueValue: 1,
+  bytecodeCode: 1,
 } as const;
 
 /** `TraceData.data` members (EVM trace data, submit message trace data), and `SubmitMessageTraceData`. */

@@ -22,6 +22,8 @@ export type SerializedRecords = {
   bodyCases: Array<string | undefined>;
   /** `accountEthereumNonce` of the records that carry one, by index. */
   ethereumNonces: Array<[number, bigint]>;
+  /** Every record's rebuilt sidecar records, as one `SidecarFile` (empty: none). */
+  sidecars: Uint8Array;
 };
 
 /**
@@ -34,6 +36,7 @@ export function serializeRecords(list: readonly BlockRecordParts[]): SerializedR
   const bodyEnds = new Int32Array(list.length);
   const bodyCases = new Array<string | undefined>(list.length);
   const ethereumNonces: Array<[number, bigint]> = [];
+  const sidecarRecords: proto.ITransactionSidecarRecord[] = [];
   let bodyBytes = 0;
   for (let i = 0; i < list.length; i++) {
     const record = list[i]!;
@@ -46,6 +49,7 @@ export function serializeRecords(list: readonly BlockRecordParts[]): SerializedR
     bodyEnds[i] = bodyBytes;
     bodyCases[i] = record.bodyCase;
     if (record.accountEthereumNonce !== undefined) ethereumNonces.push([i, record.accountEthereumNonce]);
+    if (record.sidecars !== undefined) sidecarRecords.push(...record.sidecars);
   }
   const bodies = new Uint8Array(bodyBytes);
   let at = 0;
@@ -57,7 +61,26 @@ export function serializeRecords(list: readonly BlockRecordParts[]): SerializedR
   const written = writer.finish();
   const records = new Uint8Array(written.length);
   records.set(written);
-  return { records, bodies, recordEnds, bodyEnds, bodyCases, ethereumNonces };
+  const sidecars =
+    sidecarRecords.length === 0
+      ? new Uint8Array()
+      : Uint8Array.from(proto.SidecarFile.encode({ sidecarRecords }).finish());
+  return { records, bodies, recordEnds, bodyEnds, bodyCases, ethereumNonces, sidecars };
+}
+
+/** The rebuilt sidecar records of a block's records (see `SerializedRecords.sidecars`). */
+export function deserializeSidecars(
+  name: string,
+  serialized: SerializedRecords,
+): proto.TransactionSidecarRecord[] {
+  if (serialized.sidecars.length === 0) return [];
+  try {
+    return proto.SidecarFile.decode(serialized.sidecars).sidecarRecords as proto.TransactionSidecarRecord[];
+  } catch (cause) {
+    throw new CorruptFileError(name, `rebuilt sidecar records do not decode: ${(cause as Error).message}`, {
+      cause,
+    });
+  }
 }
 
 /**

@@ -14,7 +14,7 @@ import { hash } from "node:crypto";
 import Long from "long";
 import protobuf from "protobufjs/minimal.js";
 import { CorruptFileError } from "../errors.ts";
-import { resolveContractId, transformContractResult } from "./block-contract-results.ts";
+import { evmSidecarRecords, resolveContractId, transformContractResult } from "./block-contract-results.ts";
 import type { BlockFile, BlockTransaction } from "./block-file.ts";
 import { signedTransactionField } from "./block-file.ts";
 import { OUTPUT, RESULT, TRACE } from "./block-items.ts";
@@ -36,6 +36,8 @@ export type BlockRecord = {
   record: proto.TransactionRecord;
   /** The `ethereum_nonce` of the updated account, for a CryptoUpdate that set a delegation address. */
   accountEthereumNonce?: bigint;
+  /** The sidecar records a record file would carry for it, rebuilt from its EVM trace data. */
+  sidecars?: proto.ITransactionSidecarRecord[];
 };
 
 /** A length-delimited field of a `TransactionRecord` (its number and content), as it stands in the block. */
@@ -113,7 +115,30 @@ export function blockRecordParts(block: BlockFile): BlockRecordParts[] {
   for (let index = linked.length - 1; index >= 0; index--) {
     records[index] = transform(block.name, linked[index]!);
   }
+  addCreatedContracts(linked, records);
   return records;
+}
+
+/**
+ * A record's `createdContractIDs`, which EVM results in blocks do not carry: the contract a top-level creation made,
+ * then each contract a child ContractCreate of the transaction made (as record files list them).
+ */
+function addCreatedContracts(linked: readonly Linked[], records: readonly BlockRecordParts[]): void {
+  const indexOf = new Map(linked.map((item, index) => [item, index]));
+  const resultOf = (record: proto.TransactionRecord) =>
+    record.contractCallResult ?? record.contractCreateResult;
+  records.forEach((parts, index) => {
+    const created = parts.record.contractCreateResult;
+    const own = parts.record.receipt?.contractID;
+    const parent = linked[index]!.parent;
+    // A top-level creation lists the contract it made (a child creation's record lists none).
+    if (parent === null && created != null && own != null && (created.createdContractIDs ?? []).length === 0)
+      created.createdContractIDs = [own];
+    if (parent === null || parts.bodyCase !== "contractCreateInstance" || own == null) return;
+    const parentRecord = records[indexOf.get(parent)!]!.record;
+    const result = resultOf(parentRecord);
+    if (result != null) result.createdContractIDs = [...(result.createdContractIDs ?? []), own];
+  });
 }
 
 /** The importer's `BlockTransaction.parseParent`: the previous transaction, its parent, or its grandparent. */
@@ -233,6 +258,12 @@ function transformRecord(name: string, item: Linked): BlockRecordParts {
   const body = () => bodyOf(name, item);
   const context = () => contextOf(name, item);
   transformContractResult(name, record, outputs, tx.traces, context);
+  if (tx.traces.length > 0) {
+    const seconds = tx.consensusNs / 1_000_000_000n;
+    const at = { seconds: toLong(seconds), nanos: Number(tx.consensusNs - seconds * 1_000_000_000n) };
+    const sidecars = evmSidecarRecords(name, at, tx.traces, context);
+    if (sidecars.length > 0) out.sidecars = sidecars;
+  }
   const missing = (what: string): never => {
     throw new CorruptFileError(name, `${item.bodyCase} at ${tx.consensusNs}: ${what} not found in the block`);
   };

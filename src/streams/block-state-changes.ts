@@ -5,7 +5,7 @@
  * time (a child transaction reads its parent's), and only when a transformer asks.
  */
 import type Long from "long";
-import { STATE, STATE_ID } from "./block-items.ts";
+import { CONTRACT_STATE, STATE, STATE_ID } from "./block-items.ts";
 import { toBigInt } from "./long.ts";
 import { proto } from "./proto.ts";
 import { WIRE_LENGTH_DELIMITED, WIRE_VARINT, WireReader } from "./protobuf-wire.ts";
@@ -43,6 +43,11 @@ export class StateChangeContext {
   private topicIds: proto.TopicID[] | undefined;
   private topicMessages: Map<string, TopicMessageState> | undefined;
   private pendingFungibleAirdrops: Map<string, bigint> | undefined;
+  /** Storage values written, by `<contract>/<slot hex>` (a deleted slot: empty, i.e. zero). */
+  private slots: Map<string, Uint8Array> | undefined;
+  /** Slot keys written (not identical) per contract, in order. */
+  private writtenKeys: Map<string, Uint8Array[]> | undefined;
+  private bytecodes: Map<string, Uint8Array> | undefined;
 
   constructor(name: string, stateChanges: readonly Uint8Array[]) {
     for (const changes of stateChanges) {
@@ -71,6 +76,21 @@ export class StateChangeContext {
   /** The contract whose account in state changes has this EVM address as its alias. */
   contractIdByEvmAddress(address: Uint8Array): proto.IContractID | undefined {
     return (this.contractIdsByAlias ?? NO_ENTRIES).get(Buffer.from(address).toString("hex"));
+  }
+
+  /** The value a transaction unit left in a contract's storage slot (undefined: not written). */
+  slotValue(contractId: proto.IContractID, key: Uint8Array): Uint8Array | undefined {
+    return (this.slots ?? NO_ENTRIES).get(`${idKey(contractId as never, "contractNum")}/${slotHex(key)}`);
+  }
+
+  /** The slot keys the unit wrote in a contract's storage (non-identical changes), in order. */
+  writtenSlots(contractId: proto.IContractID): readonly Uint8Array[] {
+    return (this.writtenKeys ?? NO_ENTRIES).get(idKey(contractId as never, "contractNum")) ?? [];
+  }
+
+  /** The runtime bytecode the unit stored for a contract. */
+  bytecode(contractId: proto.IContractID): Uint8Array | undefined {
+    return (this.bytecodes ?? NO_ENTRIES).get(idKey(contractId as never, "contractNum"));
   }
 
   /** The highest file id not claimed yet (creations are transformed newest first). */
@@ -125,16 +145,25 @@ export class StateChangeContext {
     const reader = new WireReader(name, bytes, "StateChange");
     let stateId = 0;
     let update: Uint8Array | null = null;
+    let deleted: Uint8Array | null = null;
     while (reader.pos < bytes.length) {
       const tag = reader.tag(bytes.length);
       if (tag >>> 3 === STATE.changeStateId && (tag & 7) === WIRE_VARINT)
         stateId = reader.uint32(bytes.length);
       else if (tag >>> 3 === STATE.changeMapUpdate && (tag & 7) === WIRE_LENGTH_DELIMITED) {
         update = reader.lengthDelimited(bytes.length);
+      } else if (tag >>> 3 === CONTRACT_STATE.mapDelete && (tag & 7) === WIRE_LENGTH_DELIMITED) {
+        deleted = reader.lengthDelimited(bytes.length);
       } else reader.skip(tag & 7, bytes.length);
     }
+    if (deleted !== null && stateId === STATE_ID.storage) {
+      // A slot set to zero leaves the map: the value written is zero (empty).
+      const key = mapUpdateParts(name, deleted).key;
+      if (key.field === CONTRACT_STATE.keySlotKey) this.addSlot(name, key.bytes, new Uint8Array());
+      return;
+    }
     if (update === null) return;
-    const { key, value } = mapUpdateParts(name, update);
+    const { key, value, identical } = mapUpdateParts(name, update);
     const keyMember = (field: number) => (key.field === field ? key.bytes : undefined);
     const valueMember = (field: number) => (value.field === field ? value.bytes : undefined);
     switch (stateId) {
@@ -174,6 +203,24 @@ export class StateChangeContext {
         }
         break;
       }
+      case STATE_ID.storage: {
+        const keyBytes = keyMember(CONTRACT_STATE.keySlotKey);
+        if (keyBytes === undefined || identical) break;
+        const slotValue = valueMember(CONTRACT_STATE.valueSlotValue) ?? new Uint8Array();
+        this.addSlot(name, keyBytes, lastBytes(name, slotValue, CONTRACT_STATE.slotValueValue));
+        break;
+      }
+      case STATE_ID.bytecode: {
+        const keyBytes = keyMember(CONTRACT_STATE.keyContractId);
+        const code = valueMember(CONTRACT_STATE.valueBytecode);
+        if (keyBytes === undefined || code === undefined) break;
+        this.bytecodes ??= new Map();
+        this.bytecodes.set(
+          idKey(proto.ContractID.decode(keyBytes) as never, "contractNum"),
+          lastBytes(name, code, CONTRACT_STATE.bytecodeCode),
+        );
+        break;
+      }
       case STATE_ID.pendingAirdrops: {
         const keyBytes = keyMember(STATE.keyPendingAirdropId);
         if (keyBytes === undefined) break;
@@ -191,6 +238,18 @@ export class StateChangeContext {
       }
       default:
     }
+  }
+
+  private addSlot(name: string, slotKey: Uint8Array, value: Uint8Array): void {
+    const contract = proto.ContractID.decode(fieldBytes(name, slotKey, CONTRACT_STATE.slotKeyContractId));
+    const key = lastBytes(name, slotKey, CONTRACT_STATE.slotKeyKey);
+    const contractKey = idKey(contract as never, "contractNum");
+    this.slots ??= new Map();
+    this.slots.set(`${contractKey}/${slotHex(key)}`, value);
+    this.writtenKeys ??= new Map();
+    const keys = this.writtenKeys.get(contractKey) ?? [];
+    keys.push(key);
+    this.writtenKeys.set(contractKey, keys);
   }
 
   private addAccount(account: proto.Account): void {
@@ -232,14 +291,43 @@ type Oneof = { field: number; bytes: Uint8Array };
 
 const UNSET: Oneof = { field: 0, bytes: new Uint8Array() };
 
-/** A `MapUpdateChange`'s key and value oneofs. */
-function mapUpdateParts(name: string, bytes: Uint8Array): { key: Oneof; value: Oneof } {
+/** A slot key as its value with leading zeros removed, in hex (so `0x0001` and `0x01` are one slot). */
+function slotHex(key: Uint8Array): string {
+  let start = 0;
+  while (start < key.length && key[start] === 0) start++;
+  return Buffer.from(key.subarray(start)).toString("hex");
+}
+
+/** The last occurrence of a length-delimited field of a message (empty when absent). */
+function lastBytes(name: string, bytes: Uint8Array, field: number): Uint8Array {
+  return fieldBytes(name, bytes, field);
+}
+
+function fieldBytes(name: string, bytes: Uint8Array, field: number): Uint8Array {
+  const reader = new WireReader(name, bytes, "message");
+  let found: Uint8Array = new Uint8Array();
+  while (reader.pos < bytes.length) {
+    const tag = reader.tag(bytes.length);
+    if (tag >>> 3 === field && (tag & 7) === WIRE_LENGTH_DELIMITED)
+      found = reader.lengthDelimited(bytes.length);
+    else reader.skip(tag & 7, bytes.length);
+  }
+  return found;
+}
+
+/** A `MapUpdateChange`'s key and value oneofs, and whether it is identical to the previous mapping. */
+function mapUpdateParts(name: string, bytes: Uint8Array): { key: Oneof; value: Oneof; identical: boolean } {
   const reader = new WireReader(name, bytes, "MapUpdateChange");
   let key = UNSET;
   let value = UNSET;
+  let identical = false;
   while (reader.pos < bytes.length) {
     const tag = reader.tag(bytes.length);
     const field = tag >>> 3;
+    if (field === STATE.mapUpdateIdentical && (tag & 7) === WIRE_VARINT) {
+      identical = reader.uint32(bytes.length) !== 0;
+      continue;
+    }
     if (
       (field === STATE.mapUpdateKey || field === STATE.mapUpdateValue) &&
       (tag & 7) === WIRE_LENGTH_DELIMITED
@@ -249,7 +337,7 @@ function mapUpdateParts(name: string, bytes: Uint8Array): { key: Oneof; value: O
       else value = member;
     } else reader.skip(tag & 7, bytes.length);
   }
-  return { key, value };
+  return { key, value, identical };
 }
 
 /** The member a oneof message holds: its last length-delimited field, as protobuf keeps the last one set. */

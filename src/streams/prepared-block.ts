@@ -76,13 +76,19 @@ function headOf(path: string, block: BlockFile): PreparedBlockHead {
 /** The buffers a `PreparedBlock` can hand over to another thread instead of copying them. */
 export function transferablesOf(block: PreparedBlock): ArrayBuffer[] {
   if (block.records instanceof Error) return [];
-  const { records, bodies, recordEnds, bodyEnds } = block.records;
-  return [records.buffer, bodies.buffer, recordEnds.buffer, bodyEnds.buffer] as ArrayBuffer[];
+  const { records, bodies, recordEnds, bodyEnds, sidecars } = block.records;
+  return [
+    records.buffer,
+    bodies.buffer,
+    recordEnds.buffer,
+    bodyEnds.buffer,
+    sidecars.buffer,
+  ] as ArrayBuffer[];
 }
 
 /** Bytes a prepared block holds (what the reader's look-ahead budget counts). */
 export function preparedBytes(block: PreparedBlock): number {
   if (block.records instanceof Error) return 0;
-  const { records, bodies, recordEnds, bodyEnds } = block.records;
-  return records.length + bodies.length + recordEnds.byteLength + bodyEnds.byteLength;
+  const { records, bodies, recordEnds, bodyEnds, sidecars } = block.records;
+  return records.length + bodies.length + recordEnds.byteLength + bodyEnds.byteLength + sidecars.length;
 }

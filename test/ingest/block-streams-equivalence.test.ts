@@ -15,6 +15,8 @@ import {
 } from "../../fixtures/writer/write-block-stream.ts";
 import { apiRoutes } from "../../src/api/app.ts";
 import { encodeBase32 } from "../../src/api/base32.ts";
+import { readRecordSidecars } from "../../src/ingest/sidecars.ts";
+import type { proto } from "../../src/streams/proto.ts";
 import { readRecordFile } from "../../src/streams/read-record-file.ts";
 import type { RecordFile } from "../../src/streams/types.ts";
 import { type Answer, digestTables, type TableDigests } from "../helpers/index-answers.ts";
@@ -26,12 +28,23 @@ import { FIXTURE_STREAMS, REAL_STREAMS, startTestService, tempDir } from "../hel
 const FORMAT_TABLES = new Set(["record_file", "ingest_cursor", "block_proof"]);
 const FILE_FIELDS = new Set(["hash", "name", "size", "previous_hash"]);
 
-function recordFilesOf(scenario: string, real?: string): { dir: string; files: RecordFile[] } {
+function recordFilesOf(
+  scenario: string,
+  real?: string,
+): { dir: string; files: RecordFile[]; sidecars: Map<string, proto.ITransactionSidecarRecord[]> } {
   const dir = real === undefined ? join(FIXTURE_STREAMS, scenario, "record0.0.3") : join(REAL_STREAMS, real);
   const names = readdirSync(dir)
     .filter((name) => name.endsWith(".rcd.gz"))
     .sort();
-  return { dir, files: names.map((name) => readRecordFile(name, readFileSync(join(dir, name)))) };
+  const files = names.map((name) => readRecordFile(name, readFileSync(join(dir, name))));
+  // Each file's sidecar records, which the block writer puts into the block's trace data and state changes.
+  const sidecars = new Map(
+    files.map((file) => [
+      file.name,
+      [...readRecordSidecars(dir, file, "required", (path) => readFileSync(join(dir, path))).values()].flat(),
+    ]),
+  );
+  return { dir, files, sidecars };
 }
 
 /** Answers with what only the file format decides left out: block hashes, names, sizes, lookups by hash. */
@@ -161,6 +174,9 @@ const CASES: Array<{
   },
   // Consensus messages: sequence numbers and running hashes from the topics' state changes.
   { scenario: "topics", compression: "gzip", layout: "flat" },
+  // Contracts: results, logs, Ethereum transactions; state changes, actions and bytecode from the trace data and
+  // the storage and bytecode state changes (the record files' sidecars).
+  { scenario: "contracts", compression: "zstd", layout: "flat" },
 ];
 
 /**
@@ -219,7 +235,7 @@ describe("a ledger as record files and as block stream blocks", () => {
   } of CASES) {
     const label = `${scenario}: ${compression}, ${layout}${cutoverAt === undefined ? "" : `, cutover after ${cutoverAt} record files`}`;
     it(`answers alike (${label})`, { timeout: 180_000 }, async () => {
-      const { dir, files } = recordFilesOf(scenario, real);
+      const { dir, files, sidecars } = recordFilesOf(scenario, real);
       const temp = tempDir();
       try {
         const from = cutoverAt ?? 0;
@@ -230,6 +246,7 @@ describe("a ledger as record files and as block stream blocks", () => {
           compression,
           layout,
           markers: layout === "flat",
+          sidecars,
         });
         let recordsDir: string | null = null;
         if (from > 0) {

@@ -37,6 +37,7 @@ const NONCE_ADVANCES = new Set<number>([R.SUCCESS, R.CONTRACT_REVERT_EXECUTED, R
 const TINYBAR_WEIBARS = 10_000_000_000n;
 const HASH_BYTES = 32;
 const EMPTY = new Uint8Array(0);
+const ZERO_TOPIC = Uint8Array.of(0);
 
 export function applyContractFacts(ctx: HandlerContext, place: ItemPlace): void {
   const { item } = ctx;
@@ -170,8 +171,12 @@ function writeLogs(ctx: HandlerContext, fr: proto.IContractFunctionResult, resul
   }
 }
 
-/** Leading zero bytes removed, at least one byte kept (upstream `DomainUtils.trim`). */
+/**
+ * Leading zero bytes removed, at least one byte kept (upstream `DomainUtils.trim`): the zero topic is one zero
+ * byte, whether it came as 32 zero bytes (record files) or as no bytes (block streams' minimal form).
+ */
 export function trimTopic(topic: Uint8Array): Uint8Array {
+  if (topic.length === 0) return ZERO_TOPIC;
   let start = 0;
   while (start < topic.length - 1 && topic[start] === 0) start++;
   return topic.subarray(start);
@@ -208,9 +213,26 @@ function contractOf(ctx: HandlerContext, bodyId: proto.IContractID | null | unde
   return bodyId == null ? 0n : (resolveContractId(ctx.store, bodyId) ?? 0n);
 }
 
-/** Upstream treats a function result equal to the empty default as absent. */
+/** Upstream treats a function result equal to the empty default as absent (every field unset or default). */
 function isDefaultResult(fr: proto.IContractFunctionResult): boolean {
-  return proto.ContractFunctionResult.encode(fr).finish().length === 0;
+  const empty = (bytes: Uint8Array | null | undefined) => bytes == null || bytes.length === 0;
+  const zero = (n: Parameters<typeof toBigInt>[0]) => toBigInt(n) === 0n;
+  return (
+    fr.contractID == null &&
+    empty(fr.contractCallResult) &&
+    !fr.errorMessage &&
+    empty(fr.bloom) &&
+    zero(fr.gasUsed) &&
+    (fr.logInfo ?? []).length === 0 &&
+    (fr.createdContractIDs ?? []).length === 0 &&
+    fr.evmAddress == null &&
+    zero(fr.gas) &&
+    zero(fr.amount) &&
+    empty(fr.functionParameters) &&
+    fr.senderId == null &&
+    (fr.contractNonces ?? []).length === 0 &&
+    fr.signerNonce == null
+  );
 }
 
 /** A decoded Ethereum transaction and its hash as stored (null when it could not be computed). */

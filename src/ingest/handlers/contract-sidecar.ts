@@ -108,11 +108,13 @@ function writeStateChange(
   }
 }
 
-/** A slot as 32 bytes, left-padded with zeros (numeric order in the slot history's key). */
+/**
+ * A slot as 32 bytes, left-padded with zeros (numeric order in the slot history's key). Always a plain Uint8Array
+ * (never a Buffer): the versioned table's cache keys it by its string form, which for a Uint8Array lists the bytes.
+ */
 export function padSlot(slot: Uint8Array): Uint8Array {
-  if (slot.length >= SLOT_BYTES) return slot;
-  const padded = new Uint8Array(SLOT_BYTES);
-  padded.set(slot, SLOT_BYTES - slot.length);
+  const padded = new Uint8Array(Math.max(SLOT_BYTES, slot.length));
+  padded.set(slot, padded.length - slot.length);
   return padded;
 }
 
