@@ -1,4 +1,4 @@
-import { createEVM, EVMError, type ExecResult } from "@ethereumjs/evm";
+import { createEVM, type EVM, EVMError, type ExecResult } from "@ethereumjs/evm";
 import { Address, createZeroAddress } from "@ethereumjs/util";
 import { hederaCommon } from "./chain.ts";
 import { IndexStateManager } from "./state-manager.ts";
@@ -74,6 +74,58 @@ function failureStatus(error: EVMError): string {
   }
 }
 
+/** What the system-contract stubs report to the run in progress. */
+type RunContext = { systemContract: string | null };
+
+type ReusableEvm = { evm: EVM; context: RunContext };
+
+/** One EVM per chain id and thread: building one (its opcode and precompile tables) costs more than a simple call. */
+const evms = new Map<bigint, Promise<ReusableEvm>>();
+
+/**
+ * The thread's EVM for `chainId`, reset for a new run over `stateManager`: a fresh journal (warm addresses,
+ * touched accounts) and transient storage, and the stub context cleared. Runs on one thread never overlap (a read
+ * worker answers one job at a time, and an estimate runs its attempts one after another).
+ */
+async function evmFor(chainId: bigint, stateManager: IndexStateManager): Promise<ReusableEvm> {
+  let pending = evms.get(chainId);
+  if (pending === undefined) {
+    const context: RunContext = { systemContract: null };
+    const unsupported = (address: string) => (): ExecResult => {
+      context.systemContract ??= address;
+      return {
+        executionGasUsed: 0n,
+        exceptionError: new EVMError(EVMError.errorMessages.INTERNAL_ERROR),
+        returnValue: new Uint8Array(0),
+      };
+    };
+    pending = createEVM({
+      common: hederaCommon(chainId),
+      stateManager,
+      customPrecompiles: SYSTEM_CONTRACTS.map((address) => ({ address, function: unsupported(address) })),
+    }).then((evm) => ({ evm, context }));
+    evms.set(chainId, pending);
+  }
+  const reusable = await pending;
+  const { evm } = reusable;
+  // The journal and transient storage classes are not exported: build fresh ones from the EVM's own.
+  const Journal = evm.journal.constructor as new (
+    stateManager: IndexStateManager,
+    common: EVM["common"],
+  ) => EVM["journal"];
+  const TransientStorage = evm.transientStorage.constructor as new () => EVM["transientStorage"];
+  const mutable = evm as {
+    stateManager: EVM["stateManager"];
+    journal: EVM["journal"];
+    transientStorage: EVM["transientStorage"];
+  };
+  mutable.stateManager = stateManager;
+  mutable.journal = new Journal(stateManager, evm.common);
+  mutable.transientStorage = new TransientStorage();
+  reusable.context.systemContract = null;
+  return reusable;
+}
+
 /** Runs one call at `gasLimit` over a fresh overlay of `view` (nothing of an earlier run carries over). */
 async function runOnce(
   view: StateView,
@@ -88,20 +140,7 @@ async function runOnce(
     return { kind: "failure", status: "INSUFFICIENT_GAS", revertData: new Uint8Array(0), gasUsed: gasLimit };
   }
   const stateManager = new IndexStateManager(view);
-  let systemContract: string | null = null;
-  const unsupported = (address: string) => (): ExecResult => {
-    systemContract ??= address;
-    return {
-      executionGasUsed: 0n,
-      exceptionError: new EVMError(EVMError.errorMessages.INTERNAL_ERROR),
-      returnValue: new Uint8Array(0),
-    };
-  };
-  const evm = await createEVM({
-    common: hederaCommon(chainId),
-    stateManager,
-    customPrecompiles: SYSTEM_CONTRACTS.map((address) => ({ address, function: unsupported(address) })),
-  });
+  const { evm, context } = await evmFor(chainId, stateManager);
   const caller = new Address(input.from);
   const to = input.to === null ? undefined : new Address(input.to);
   if (to !== undefined) {
@@ -131,7 +170,7 @@ async function runOnce(
       },
     },
   });
-  if (systemContract !== null) return { kind: "unsupported", address: systemContract };
+  if (context.systemContract !== null) return { kind: "unsupported", address: context.systemContract };
   const exec = result.execResult;
   const gasUsed = intrinsic + exec.executionGasUsed;
   if (exec.exceptionError !== undefined) {
