@@ -292,3 +292,35 @@ describe("POST /api/v1/contracts/call on the contracts scenario", () => {
     expect(get.status).toBe(405);
   });
 });
+
+describe("POST /api/v1/contracts/call to a token's address (its ERC facade)", () => {
+  let service: TestService;
+  let remove: () => void;
+
+  beforeAll(async () => {
+    const stream = copyStream(fixtureStream("tokens"));
+    remove = stream.remove;
+    service = await startTestService({ recordsDir: stream.dir, db: join(stream.dir, "..", "index.db") });
+    await service.ingest.settled;
+  });
+  afterAll(async () => {
+    await service?.stop();
+    remove?.();
+  });
+
+  it("answers 501 (the token service is not executed here), never a wrong value", async () => {
+    const num = BigInt(expectedLedger("tokens").tokens.GOLD!.id.split(".")[2]!);
+    const response = await fetch(service.baseUrl + PATH, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      // decimals()
+      body: JSON.stringify({ to: num.toString(16).padStart(40, "0"), data: "0x313ce567" }),
+    });
+    const body = (await response.json()) as unknown;
+    validateResponse({ path: PATH, method: "post", status: response.status, body });
+    expect({ status: response.status, body }).toEqual({
+      status: 501,
+      body: { _status: { messages: [{ message: "Not Implemented", detail: "", data: "" }] } },
+    });
+  });
+});
