@@ -276,6 +276,7 @@ export function createContractResultQueries(db: Db, statements: StatementCache):
        WHERE c.consensus_ns = ? ORDER BY c.contract_id, c.slot`,
     )
     .raw(true);
+  const evmAddressOf = db.prepare("SELECT evm_address FROM entity WHERE id = ? AND valid_to IS NULL").pluck();
   const byHash = db.prepare(
     `SELECT consensus_ns, entity_id, payer_id, transaction_result FROM contract_transaction_hash WHERE hash = ?
      ORDER BY consensus_ns DESC LIMIT 1000`,
@@ -317,12 +318,21 @@ export function createContractResultQueries(db: Db, statements: StatementCache):
       where.in("r.sender_id", sendersIn).compare("r.sender_id", senderConditions);
       where.in("r.transaction_index", transactionIndexes);
       if (!internal) where.add("r.transaction_nonce = 0");
-      const sql = `SELECT ${RESULT_COLUMNS} FROM ${from} ${ENTITY_JOIN} ${where.sql()}
+      // One contract's page reads its address once, not once per row.
+      const columns = contractId === null ? RESULT_COLUMNS : RESULT_COLUMNS.replace("e.evm_address", "NULL");
+      const join = contractId === null ? ENTITY_JOIN : "";
+      const sql = `SELECT ${columns} FROM ${from} ${join} ${where.sql()}
         ORDER BY r.consensus_ns ${direction(order)} LIMIT +?`;
-      const rows = statements(sql)
-        .raw(true)
-        .all(...where.params, limit) as ResultDbRow[];
-      return rows.map(toResult);
+      const rows = (
+        statements(sql)
+          .raw(true)
+          .all(...where.params, limit) as ResultDbRow[]
+      ).map(toResult);
+      if (contractId !== null && rows.length > 0) {
+        const address = (evmAddressOf.get(contractId) as Buffer | null | undefined) ?? null;
+        for (const row of rows) row.contractEvmAddress = address;
+      }
+      return rows;
     },
 
     resultAt(consensusNs) {

@@ -49,18 +49,28 @@ function recordFilesOf(
 
 /** Answers with what only the file format decides left out: block hashes, names, sizes, lookups by hash. */
 function withoutFileFacts(answers: Answer[]): Answer[] {
-  const strip = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(strip);
-    if (value === null || typeof value !== "object") return value;
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) if (!FILE_FIELDS.has(key)) out[key] = strip(inner);
-    return out;
-  };
+  const without =
+    (fields: ReadonlySet<string>) =>
+    (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(without(fields));
+      if (value === null || typeof value !== "object") return value;
+      const out: Record<string, unknown> = {};
+      for (const [key, inner] of Object.entries(value))
+        if (!fields.has(key)) out[key] = without(fields)(inner);
+      return out;
+    };
+  const strip = without(FILE_FIELDS);
+  // Contract results and logs name their block by hash too.
+  const stripBlockHash = without(new Set(["block_hash"]));
   return answers
     .filter((answer) => !answer.path.startsWith("/api/v1/blocks/0x"))
     .map((answer) => ({
       ...answer,
-      body: answer.path.startsWith("/api/v1/blocks") ? strip(answer.body) : answer.body,
+      body: answer.path.startsWith("/api/v1/blocks")
+        ? strip(answer.body)
+        : answer.path.startsWith("/api/v1/contracts")
+          ? stripBlockHash(answer.body)
+          : answer.body,
     }));
 }
 
