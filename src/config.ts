@@ -75,6 +75,11 @@ export type Config = {
    * always stops ingestion (unless off).
    */
   sidecars?: "off" | "optional" | "required";
+  /**
+   * The Hedera network the stream comes from, for the EVM's chain id (`CHAINID` in `/contracts/call`): mainnet 295,
+   * testnet 296, previewnet 297, other 298 (default, as upstream's).
+   */
+  network?: "mainnet" | "testnet" | "previewnet" | "other";
 };
 
 /** The public mirror node's REST statement timeout (`hiero.mirror.rest.db.pool.statementTimeout`). */
@@ -116,6 +121,7 @@ const schema = {
     javaPort: { type: "integer", minimum: 0, maximum: 65535 },
     grpcPort: { type: ["integer", "null"], minimum: 0, maximum: 65535 },
     sidecars: { enum: ["off", "optional", "required"] },
+    network: { enum: ["mainnet", "testnet", "previewnet", "other"] },
   },
 } as const;
 

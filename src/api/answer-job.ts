@@ -52,31 +52,57 @@ export function renderPostAnswer(answer: RouteAnswer): RenderedBody {
   return renderBody(answer.status, answer.json, null, answer.contentType ?? JAVA_JSON_TYPE, null);
 }
 
+/** Answers jobs: a GET's answer is always synchronous; a POST's may be a promise (an EVM call). */
+export type JobAnswerer = {
+  (job: ReadJob & { readonly method: "GET" }): ReadOutcome;
+  (job: ReadJob): ReadOutcome | Promise<ReadOutcome>;
+};
+
 /**
  * Answers jobs for `routes` from `store`. Each job's statements run in one read transaction: an answer built by
  * several statements (`/accounts/{id}`: entity, balances, token balances, transactions) reads one snapshot of
  * the index, never parts of two commits. The transaction is deferred: it takes its snapshot at its first read
- * and holds no lock a writer waits on (WAL).
+ * and holds no lock a writer waits on (WAL). A POST whose answer is a promise (an EVM call) keeps its read
+ * transaction open until the promise settles; the read worker answers nothing else meanwhile.
  */
-export function createJobAnswerer(
-  routes: readonly RouteDef[],
-  store: ReadStore,
-): (job: ReadJob) => ReadOutcome {
+export function createJobAnswerer(routes: readonly RouteDef[], store: ReadStore): JobAnswerer {
   const byTemplate = new Map(routes.map((route) => [route.template, route]));
-  const inOneSnapshot = store.db.transaction((route: RouteDef, job: ReadJob): ReadOutcome => {
-    if (job.method === "POST") {
-      if (route.post === undefined) throw new Error(`route ${job.template} takes no POST`);
-      return { ok: true, response: renderPostAnswer(route.post.answer(store, job.query, job.request)) };
-    }
+  const db = store.db;
+  const inOneSnapshot = db.transaction((route: RouteDef, job: ReadJob): ReadOutcome => {
     return { ok: true, response: renderRouteAnswer(route, route.answer(store, job.query, job.request)) };
   });
-  return (job) => {
+  const endRead = () => {
+    if (db.inTransaction) db.exec("COMMIT");
+  };
+  const answerPost = (route: RouteDef, job: ReadJob): ReadOutcome | Promise<ReadOutcome> => {
+    if (route.post === undefined) throw new Error(`route ${job.template} takes no POST`);
+    db.exec("BEGIN DEFERRED");
+    let answer: RouteAnswer | Promise<RouteAnswer>;
+    try {
+      answer = route.post.answer(store, job.query, job.request);
+    } catch (error) {
+      endRead();
+      throw error;
+    }
+    if (answer instanceof Promise) {
+      return answer
+        .then(
+          (settled): ReadOutcome => ({ ok: true, response: renderPostAnswer(settled) }),
+          (error: unknown): ReadOutcome => ({ ok: false, failure: failureOf(error) }),
+        )
+        .finally(endRead);
+    }
+    endRead();
+    return { ok: true, response: renderPostAnswer(answer) };
+  };
+  return ((job: ReadJob): ReadOutcome | Promise<ReadOutcome> => {
     const route = byTemplate.get(job.template);
     try {
       if (route === undefined) throw new Error(`no route ${job.template} in this thread's table`);
+      if (job.method === "POST") return answerPost(route, job);
       return inOneSnapshot.deferred(route, job);
     } catch (error) {
       return { ok: false, failure: failureOf(error) };
     }
-  };
+  }) as JobAnswerer;
 }

@@ -14,6 +14,7 @@ import { accountRelationRoutes } from "./routes/account-relations.ts";
 import { accountRoutes } from "./routes/accounts.ts";
 import { balanceRoutes } from "./routes/balances.ts";
 import { blockRoutes } from "./routes/blocks.ts";
+import { contractCallRoutes } from "./routes/contract-call.ts";
 import { contractRoutes } from "./routes/contracts.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { feeEstimatePost } from "./routes/fee-estimate.ts";
@@ -74,7 +75,7 @@ export type App = {
  * (`/api/v1/tokens/balances` and `/api/v1/tokens/nfts` are not token IDs). Every thread builds its own from
  * these factories: the front to match and parse, each read worker to answer.
  */
-export function apiRoutes(): RouteDef[] {
+export function apiRoutes(chainId?: bigint): RouteDef[] {
   return [
     ...tokenListRoutes(),
     ...nftRoutes(),
@@ -91,6 +92,7 @@ export function apiRoutes(): RouteDef[] {
     ...hookRoutes(),
     ...topicRoutes(),
     ...scheduleRoutes(),
+    ...contractCallRoutes(chainId),
     ...contractRoutes(),
   ];
 }

@@ -12,9 +12,11 @@ import { createJobAnswerer } from "./answer-job.ts";
 import { apiRoutes } from "./app.ts";
 import {
   fromWireJob,
+  type ReadOutcome,
   type ReadWorkerCommand,
   type ReadWorkerMessage,
   toWireOutcome,
+  type WireJob,
 } from "./read-protocol.ts";
 import type { RouteDef } from "./routes/route-table.ts";
 
@@ -27,6 +29,8 @@ export type ReadWorkerData = {
    * a query open on purpose). Empty in production: nothing a client or an operator sets reaches it.
    */
   routeModules: readonly string[];
+  /** The EVM's chain id (`--network`); 298 when absent. */
+  chainId?: bigint;
 };
 
 /** The side of a message channel the worker talks through (`parentPort` in a thread, a port in tests). */
@@ -52,24 +56,49 @@ export async function runReadWorker(data: ReadWorkerData, port: ReadWorkerPort):
   try {
     const db = openReader(data.dbPath);
     // The gRPC API's reads ride on the same table under templates no HTTP path matches (grpc/read-jobs.ts).
-    const routes = [...apiRoutes(), ...grpcReadJobs(), ...(await loadRouteModules(data.routeModules))];
+    const routes = [
+      ...apiRoutes(data.chainId),
+      ...grpcReadJobs(),
+      ...(await loadRouteModules(data.routeModules)),
+    ];
     answer = createJobAnswerer(routes, createReadStore(db));
   } catch (error) {
     port.postMessage({ type: "start-failed", reason: (error as Error).message } satisfies ReadWorkerMessage);
     return false;
   }
   const post = (message: ReadWorkerMessage) => port.postMessage(message);
-  port.on("message", (command: ReadWorkerCommand) => {
-    // Each outcome goes back as soon as it is ready: the front times the job in hand from the previous answer.
-    for (const wire of command.jobs) {
-      const { id, job } = fromWireJob(wire);
-      const outcome = toWireOutcome(id, answer(job));
-      const body = outcome[2];
-      // A body rendered as bytes moves to the front without a copy.
-      if (body instanceof Uint8Array)
-        port.postMessage({ type: "done", results: [outcome] }, [body.buffer as ArrayBuffer]);
-      else post({ type: "done", results: [outcome] });
+  const send = (id: number, outcome: ReadOutcome) => {
+    const wire = toWireOutcome(id, outcome);
+    const body = wire[2];
+    // A body rendered as bytes moves to the front without a copy.
+    if (body instanceof Uint8Array)
+      port.postMessage({ type: "done", results: [wire] }, [body.buffer as ArrayBuffer]);
+    else post({ type: "done", results: [wire] });
+  };
+  // Jobs are answered one after another. Most answers are synchronous; an asynchronous one (an EVM call) holds
+  // the queue until it settles, so it keeps its read snapshot and the front's timing of the job in hand holds.
+  const queue: WireJob[] = [];
+  let waiting = false;
+  const drain = () => {
+    while (queue.length > 0) {
+      const { id, job } = fromWireJob(queue.shift()!);
+      const outcome = answer(job);
+      if (outcome instanceof Promise) {
+        waiting = true;
+        void outcome.then((settled) => {
+          send(id, settled);
+          waiting = false;
+          drain();
+        });
+        return;
+      }
+      // Each outcome goes back as soon as it is ready: the front times the job in hand from the previous answer.
+      send(id, outcome);
     }
+  };
+  port.on("message", (command: ReadWorkerCommand) => {
+    queue.push(...command.jobs);
+    if (!waiting) drain();
   });
   post({ type: "ready" });
   return true;

@@ -68,6 +68,8 @@ ${COMMON_OPTIONS.replace("a node's record stream folder (…/record0.0.3)", "a n
   --grpc-port N|off           MIRRORLITE_GRPC_PORT    the mirror gRPC API (topic subscriptions, address book,
                                                       health), plaintext on --host; 0 picks a free port,
                                                       off disables it (5600)
+  --network NAME              MIRRORLITE_NETWORK      mainnet, testnet, previewnet or other: the EVM's chain id
+                                                      in /contracts/call (295-298; other)
 
 SIGTERM or SIGINT stops cleanly within 10 s (a file being applied is rolled back, never half applied);
 a second signal exits at once.`;
@@ -121,6 +123,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "java-port": { type: "string" },
         "grpc-port": { type: "string" },
         sidecars: { type: "string" },
+        network: { type: "string" },
       },
     }));
   } catch (error) {
@@ -169,6 +172,9 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   const sidecarsText = option("sidecars", "MIRRORLITE_SIDECARS");
   if (sidecarsText !== undefined && !(SIDECAR_MODES as readonly string[]).includes(sidecarsText))
     problems.push(`sidecars must be off, optional or required, not "${sidecarsText}"`);
+  const networkText = option("network", "MIRRORLITE_NETWORK")?.toLowerCase();
+  if (networkText !== undefined && !["mainnet", "testnet", "previewnet", "other"].includes(networkText))
+    problems.push(`network must be mainnet, testnet, previewnet or other, not "${networkText}"`);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({
     // The bundled demo is a throwaway: index it in memory unless told otherwise.
@@ -197,6 +203,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     ...(javaPort === 0 ? {} : { javaPort }),
     ...(name === "serve" ? { grpcPort } : {}),
     ...(sidecarsText === undefined ? {} : { sidecars: sidecarsText as SidecarMode }),
+    ...(networkText === undefined ? {} : { network: networkText as NonNullable<Config["network"]> }),
   });
   return { name, config };
 }

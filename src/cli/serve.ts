@@ -5,6 +5,7 @@ import { createReadPool, type ReadPool } from "../api/read-pool.ts";
 import { loadRouteModules } from "../api/read-worker.ts";
 import { listen } from "../api/server.ts";
 import { type Config, DEFAULT_QUERY_TIMEOUT_MS } from "../config.ts";
+import { CHAIN_IDS, DEFAULT_CHAIN_ID } from "../evm/chain.ts";
 import { type GrpcServer, startGrpcServer } from "../grpc/server.ts";
 import { DbOpenError, type IngestLimits, type IngestService, startIngestService } from "../ingest/service.ts";
 import type { Logger } from "../log.ts";
@@ -100,7 +101,11 @@ export async function startService(
     reads = createReadPool({
       workers: config.readWorkers ?? defaultReadWorkers(),
       queryTimeoutMs: config.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
-      data: { dbPath: location.path, routeModules },
+      data: {
+        dbPath: location.path,
+        routeModules,
+        chainId: CHAIN_IDS[config.network ?? "other"] ?? DEFAULT_CHAIN_ID,
+      },
       log: apiLog,
     });
     try {

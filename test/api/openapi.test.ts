@@ -54,6 +54,7 @@ describe("the OpenAPI document", () => {
         "/api/v1/blocks",
         "/api/v1/blocks/{hashOrNumber}",
         "/api/v1/contracts",
+        "/api/v1/contracts/call",
         "/api/v1/contracts/results",
         "/api/v1/contracts/results/logs",
         "/api/v1/contracts/results/{transactionIdOrHash}",

@@ -15,5 +15,7 @@ export function inThreadReads(routes: readonly RouteDef[], store: ReadStore): Re
     routes,
     store.db === undefined ? { ...store, db: new Database(":memory:") } : store,
   );
-  return { run: (job) => Promise.resolve(structuredClone(answer(structuredClone(job)))) };
+  return {
+    run: (job) => Promise.resolve(answer(structuredClone(job))).then((outcome) => structuredClone(outcome)),
+  };
 }

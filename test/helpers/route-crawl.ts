@@ -67,6 +67,7 @@ export const ROUTES_WALKED = [
   "/api/v1/schedules",
   "/api/v1/schedules/{scheduleId}",
   "/api/v1/contracts",
+  "/api/v1/contracts/call",
   "/api/v1/contracts/results",
   "/api/v1/contracts/results/logs",
   "/api/v1/contracts/results/{transactionIdOrHash}",
@@ -240,6 +241,8 @@ async function crawlContracts(
     "contracts",
   );
   await allPages(service, "/api/v1/contracts?limit=7", answers);
+  // POST only (the EVM, test/evm/): a GET is refused the same way on both paths.
+  await ask(service, "/api/v1/contracts/call", answers);
   for (const contract of contracts) {
     const id = contract.contract_id;
     await ask(service, `/api/v1/contracts/${id}`, answers);

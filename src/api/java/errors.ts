@@ -13,8 +13,8 @@
 import type { Logger } from "../../log.ts";
 import { toJson } from "../json.ts";
 
-/** One entry of `_status.messages`. */
-export type JavaErrorMessage = { message: string; detail?: string };
+/** One entry of `_status.messages` (`data`: the web3 service's third field, e.g. revert data; `/contracts/call`). */
+export type JavaErrorMessage = { message: string; detail?: string; data?: string };
 
 /** The reason phrases upstream's Spring service prints, by status. */
 const REASON_PHRASES: Readonly<Record<number, string>> = {

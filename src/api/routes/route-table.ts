@@ -70,8 +70,11 @@ export type PostStep<Q = unknown> = {
    * `answer` needs (the body bytes included). May set response headers (`Connection: close`) before it throws.
    */
   readonly parse: (req: IncomingMessage, res: ServerResponse, request: RouteRequest) => Promise<Q>;
-  /** Where the index is read (a read worker): computes and renders the answer. */
-  readonly answer: (store: ReadStore, query: Q, request: RouteRequest) => RouteAnswer;
+  /**
+   * Where the index is read (a read worker): computes and renders the answer. It may be asynchronous (an EVM
+   * call awaits between steps): the worker then answers nothing else until it settles.
+   */
+  readonly answer: (store: ReadStore, query: Q, request: RouteRequest) => RouteAnswer | Promise<RouteAnswer>;
 };
 
 type RouteCommon = {

@@ -1,0 +1,225 @@
+import { createEVM, type EVM, EVMError, type ExecResult } from "@ethereumjs/evm";
+import { Address, createZeroAddress } from "@ethereumjs/util";
+import { hederaCommon } from "./chain.ts";
+import { IndexStateManager } from "./state-manager.ts";
+import { type StateView, WEIBARS_PER_TINYBAR } from "./state-view.ts";
+
+/** One call as the request asks it, in EVM terms. */
+export type CallInput = {
+  data: Uint8Array;
+  /** 20 bytes (the zero address when the request has none). */
+  from: Uint8Array;
+  /** 20 bytes; null for a contract creation (`data` is init code). */
+  to: Uint8Array | null;
+  gas: bigint;
+  gasPrice: bigint;
+  /** Tinybars (what the relay sends); the EVM sees weibars. */
+  value: bigint;
+};
+
+/** The block values the EVM shows (`NUMBER`, `TIMESTAMP`, `COINBASE`, `PREVRANDAO`). */
+export type BlockValues = {
+  number: bigint;
+  /** Seconds. */
+  timestamp: bigint;
+  /** 32 bytes. */
+  prevRandao: Uint8Array;
+};
+
+export type CallOutcome =
+  | { kind: "success"; output: Uint8Array; gasUsed: bigint }
+  /** A revert or an exceptional halt, named by the Hedera status upstream answers with. */
+  | { kind: "failure"; status: string; revertData: Uint8Array; gasUsed: bigint }
+  /** The call reached a Hedera system contract (or a token's facade) that this server does not execute. */
+  | { kind: "unsupported"; address: string };
+
+/**
+ * The Hedera system contracts: token service (0x167), exchange rate (0x168), PRNG (0x169), account service
+ * (0x16a) and schedule service (0x16b). Not executed here: a call reaching one ends the call as unsupported
+ * (upstream's answer for a precompile it does not support) rather than answering a wrong value.
+ */
+export const SYSTEM_CONTRACTS = [0x167, 0x168, 0x169, 0x16a, 0x16b].map(
+  (num): `0x${string}` => `0x${num.toString(16).padStart(40, "0")}`,
+);
+
+/** The most gas a call may ask (upstream's `maxGasLimit`). */
+export const MAX_GAS = 15_000_000n;
+
+const TX_GAS = 21_000n;
+const CREATE_GAS = 32_000n;
+const INITCODE_WORD_GAS = 2n;
+
+/** Ethereum's intrinsic gas under Cancun (Hedera charges the same): base, call data bytes, creation and init code words. */
+export function intrinsicGas(data: Uint8Array, create: boolean): bigint {
+  let gas = TX_GAS;
+  for (const byte of data) gas += byte === 0 ? 4n : 16n;
+  if (create) gas += CREATE_GAS + INITCODE_WORD_GAS * BigInt(Math.ceil(data.length / 32));
+  return gas;
+}
+
+/** The Hedera status of an EVM failure (upstream names a revert `CONTRACT_REVERT_EXECUTED`). */
+function failureStatus(error: EVMError): string {
+  switch (error.error) {
+    case EVMError.errorMessages.REVERT:
+      return "CONTRACT_REVERT_EXECUTED";
+    case EVMError.errorMessages.OUT_OF_GAS:
+    case EVMError.errorMessages.CODESTORE_OUT_OF_GAS:
+      return "INSUFFICIENT_GAS";
+    case EVMError.errorMessages.INSUFFICIENT_BALANCE:
+      return "INSUFFICIENT_PAYER_BALANCE";
+    case EVMError.errorMessages.CODESIZE_EXCEEDS_MAXIMUM:
+      return "MAX_CONTRACT_STORAGE_EXCEEDED";
+    default:
+      return "CONTRACT_EXECUTION_EXCEPTION";
+  }
+}
+
+/** What the system-contract stubs report to the run in progress. */
+type RunContext = { systemContract: string | null };
+
+type ReusableEvm = { evm: EVM; context: RunContext };
+
+/** One EVM per chain id and thread: building one (its opcode and precompile tables) costs more than a simple call. */
+const evms = new Map<bigint, Promise<ReusableEvm>>();
+
+/**
+ * The thread's EVM for `chainId`, reset for a new run over `stateManager`: a fresh journal (warm addresses,
+ * touched accounts) and transient storage, and the stub context cleared. Runs on one thread never overlap (a read
+ * worker answers one job at a time, and an estimate runs its attempts one after another).
+ */
+async function evmFor(chainId: bigint, stateManager: IndexStateManager): Promise<ReusableEvm> {
+  let pending = evms.get(chainId);
+  if (pending === undefined) {
+    const context: RunContext = { systemContract: null };
+    const unsupported = (address: string) => (): ExecResult => {
+      context.systemContract ??= address;
+      return {
+        executionGasUsed: 0n,
+        exceptionError: new EVMError(EVMError.errorMessages.INTERNAL_ERROR),
+        returnValue: new Uint8Array(0),
+      };
+    };
+    pending = createEVM({
+      common: hederaCommon(chainId),
+      stateManager,
+      customPrecompiles: SYSTEM_CONTRACTS.map((address) => ({ address, function: unsupported(address) })),
+    }).then((evm) => ({ evm, context }));
+    evms.set(chainId, pending);
+  }
+  const reusable = await pending;
+  const { evm } = reusable;
+  // The journal and transient storage classes are not exported: build fresh ones from the EVM's own.
+  const Journal = evm.journal.constructor as new (
+    stateManager: IndexStateManager,
+    common: EVM["common"],
+  ) => EVM["journal"];
+  const TransientStorage = evm.transientStorage.constructor as new () => EVM["transientStorage"];
+  const mutable = evm as {
+    stateManager: EVM["stateManager"];
+    journal: EVM["journal"];
+    transientStorage: EVM["transientStorage"];
+  };
+  mutable.stateManager = stateManager;
+  mutable.journal = new Journal(stateManager, evm.common);
+  mutable.transientStorage = new TransientStorage();
+  reusable.context.systemContract = null;
+  return reusable;
+}
+
+/** Runs one call at `gasLimit` over a fresh overlay of `view` (nothing of an earlier run carries over). */
+async function runOnce(
+  view: StateView,
+  block: BlockValues,
+  chainId: bigint,
+  input: CallInput,
+  gasLimit: bigint,
+): Promise<CallOutcome> {
+  const create = input.to === null;
+  const intrinsic = intrinsicGas(input.data, create);
+  if (intrinsic > gasLimit) {
+    return { kind: "failure", status: "INSUFFICIENT_GAS", revertData: new Uint8Array(0), gasUsed: gasLimit };
+  }
+  const stateManager = new IndexStateManager(view);
+  const { evm, context } = await evmFor(chainId, stateManager);
+  const caller = new Address(input.from);
+  const to = input.to === null ? undefined : new Address(input.to);
+  if (to !== undefined) {
+    // A token's address answers its ERC facade through the token service: not executed here.
+    const target = view.account(to.bytes);
+    if (target !== undefined && target.type === "TOKEN")
+      return { kind: "unsupported", address: to.toString() };
+  }
+  const result = await evm.runCall({
+    caller,
+    origin: caller,
+    ...(to === undefined ? {} : { to }),
+    data: input.data,
+    value: input.value * WEIBARS_PER_TINYBAR,
+    gasLimit: gasLimit - intrinsic,
+    gasPrice: input.gasPrice,
+    block: {
+      header: {
+        number: block.number,
+        coinbase: createZeroAddress(),
+        timestamp: block.timestamp,
+        difficulty: 0n,
+        prevRandao: block.prevRandao,
+        gasLimit: MAX_GAS,
+        baseFeePerGas: 0n,
+        getBlobGasPrice: () => 0n,
+      },
+    },
+  });
+  if (context.systemContract !== null) return { kind: "unsupported", address: context.systemContract };
+  const exec = result.execResult;
+  const gasUsed = intrinsic + exec.executionGasUsed;
+  if (exec.exceptionError !== undefined) {
+    const reverted = exec.exceptionError.error === EVMError.errorMessages.REVERT;
+    return {
+      kind: "failure",
+      status: failureStatus(exec.exceptionError),
+      revertData: reverted ? exec.returnValue : new Uint8Array(0),
+      gasUsed,
+    };
+  }
+  return { kind: "success", output: exec.returnValue, gasUsed };
+}
+
+/** Executes `input` as `eth_call` over the ledger `view` at `block`; never writes. */
+export function executeCall(
+  view: StateView,
+  block: BlockValues,
+  chainId: bigint,
+  input: CallInput,
+): Promise<CallOutcome> {
+  return runOnce(view, block, chainId, input, input.gas);
+}
+
+/** How close the estimate must come to the least gas that succeeds, as a fraction of it (upstream: a tolerance). */
+const ESTIMATE_TOLERANCE_PER_MILLE = 15n;
+
+/**
+ * `eth_estimateGas`: the gas the call uses when it succeeds at the gas asked, raised by a binary search to the
+ * least limit (within a small tolerance) at which it still succeeds: a call that forwards 63/64 of its gas to a
+ * callee needs more than it finally uses. A call that fails at the gas asked fails the estimate the same way.
+ */
+export async function estimateGas(
+  view: StateView,
+  block: BlockValues,
+  chainId: bigint,
+  input: CallInput,
+): Promise<CallOutcome> {
+  const first = await runOnce(view, block, chainId, input, input.gas);
+  if (first.kind !== "success") return first;
+  const atUsed = await runOnce(view, block, chainId, input, first.gasUsed);
+  if (atUsed.kind === "success") return first;
+  let low = first.gasUsed;
+  let high = input.gas;
+  while (high - low > (low * ESTIMATE_TOLERANCE_PER_MILLE) / 1000n) {
+    const mid = (low + high) / 2n;
+    const attempt = await runOnce(view, block, chainId, input, mid);
+    if (attempt.kind === "success") high = mid;
+    else low = mid;
+  }
+  return { kind: "success", output: first.output, gasUsed: high };
+}
