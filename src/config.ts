@@ -21,6 +21,11 @@ export type Config = {
   verifySignatures: string | null;
   /** How often to look at the folder besides file-system events, in milliseconds. */
   pollMs: number;
+  /**
+   * Without signatures (or block markers): how long a file's size and modification time must stay the same before
+   * it is taken as complete, in ms (default 1000).
+   */
+  settleMs?: number;
   /** The most a cached list response may lag behind the index once newer data is applied, in milliseconds. */
   listCacheMs: number;
   /** JSON lines (default) or readable lines for a terminal. */
@@ -86,6 +91,7 @@ const schema = {
     waitSignatures: { type: "boolean" },
     verifySignatures: { type: ["string", "null"] },
     pollMs: { type: "integer", minimum: 10, maximum: 60000 },
+    settleMs: { type: "integer", minimum: 0, maximum: 3600000 },
     listCacheMs: { type: "integer", minimum: 0, maximum: 3600000 },
     logFormat: { enum: ["json", "pretty"] },
     workerHeapMb: { type: "integer", minimum: 8, maximum: 1048576 },

@@ -26,6 +26,7 @@ export function ingestWorkerData(
     logLevel: config.logLevel,
     logFormat: config.logFormat ?? "json",
     pollMs: config.pollMs,
+    ...(config.settleMs === undefined ? {} : { settleMs: config.settleMs }),
     follow,
     balanceFiles: config.balancesDir ? listBalanceFolder(config.balancesDir) : null,
     balancesDir: config.balancesDir ?? null,

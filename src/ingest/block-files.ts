@@ -8,6 +8,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { isSettled, type Settling } from "./settle.ts";
 
 export type BlockEntry = {
   /** The path below the folder, e.g. `000…007.blk.zstd` or `0000/0000/0000/0000/007.blk.zstd`. */
@@ -26,9 +27,7 @@ const BUCKET_DEPTH = 4;
 const BUCKET_DIGITS = 19;
 
 /** How a listing judges completeness (see `readyBlocks`). */
-export type BlockCompleteness =
-  | { mode: "marker" }
-  | { mode: "stable-size"; previousSizes: ReadonlyMap<string, number>; nowMs: number; quietMs: number };
+export type BlockCompleteness = { mode: "marker" } | ({ mode: "stable-size" } & Settling);
 
 /**
  * The block files numbered `from` or more, in number order, at most `limit` of them (a bucket is walked only
@@ -133,7 +132,7 @@ export function newestBlock(dir: string): { path: string; number: bigint } | nul
 
 /**
  * The leading blocks of `entries` (in number order) that are complete: marked by their `.mf`, or, without
- * markers, of the same size as on the previous look or untouched for `quietMs`. Stops at the first that is not,
+ * markers, unchanged for the quiet period (settle.ts). Stops at the first that is not,
  * so a later block is never applied before an earlier one.
  */
 export function readyBlocks(entries: readonly BlockEntry[], completeness: BlockCompleteness): BlockEntry[] {
@@ -142,10 +141,7 @@ export function readyBlocks(entries: readonly BlockEntry[], completeness: BlockC
     const complete =
       completeness.mode === "marker"
         ? entry.marked
-        : entry.size > 0 &&
-          (completeness.previousSizes.get(entry.path) === entry.size ||
-            (entry.modifiedMs !== undefined &&
-              entry.modifiedMs <= completeness.nowMs - completeness.quietMs));
+        : isSettled(entry.path, entry.size, entry.modifiedMs, completeness);
     if (!complete) break;
     ready.push(entry);
   }

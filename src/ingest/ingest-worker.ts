@@ -6,6 +6,7 @@ import { AbandonedError } from "./apply.ts";
 import { createBalanceSnapshots } from "./balance-snapshots.ts";
 import { createIngestor } from "./ingestor.ts";
 import type { IngestWorkerCommand, IngestWorkerData, IngestWorkerMessage } from "./messages.ts";
+import { DEFAULT_SETTLE_MS } from "./settle.ts";
 import { loadSignatureCheck } from "./signature-check.ts";
 import { describeStop } from "./stop-reason.ts";
 import { watchDirectory } from "./watcher.ts";
@@ -89,8 +90,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     blocksDir: data.blocksDir ?? null,
     store,
     waitSignatures: data.waitSignatures,
-    // A file a writer has not touched for several polls is complete (its size would not change between looks).
-    quietMs: Math.max(1000, 4 * data.pollMs),
+    ...(data.settleMs === undefined ? {} : { settleMs: data.settleMs }),
     // Readers (serve) should see a catch-up progress every second; a one-shot ingest has none.
     commitMs: data.follow ? 1000 : Number.POSITIVE_INFINITY,
     ...(data.commitTransactions === undefined ? {} : { commitTransactions: data.commitTransactions }),
@@ -225,9 +225,11 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     });
     pass();
     if (!data.waitSignatures && !halted && !stopRequested() && ingestor.pendingFiles() > 0) {
-      // Without signatures a file written recently counts as complete only when its size is unchanged on a
-      // second look (files untouched for a while were applied on the first).
-      await new Promise((resolve) => setTimeout(resolve, data.pollMs));
+      // Without signatures a file written recently counts as complete only once it has looked the same for the
+      // quiet period (files untouched for that long were applied on the first look).
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(data.pollMs, data.settleMs ?? DEFAULT_SETTLE_MS)),
+      );
       pass();
     }
     if (halted || stopRequested()) return;

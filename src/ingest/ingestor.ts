@@ -22,6 +22,7 @@ import { blockDisplayName, blockNumberOf, listBlocks, newestBlock, readyBlocks }
 import { type BlockReader, createBlockReader } from "./block-reader.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord } from "./decode.ts";
 import { type DirEntry, isRecordFile, readyRecordFiles, signatureNameOf, streamOrderKey } from "./files.ts";
+import { DEFAULT_SETTLE_MS, type Look, nextLooks } from "./settle.ts";
 
 /** Checks a record file against its signature file before it is applied (see `--verify-signatures`). */
 export type SignatureCheck = (file: RecordFile, signatureBytes: Uint8Array, signatureName: string) => void;
@@ -62,10 +63,12 @@ export type IngestorOptions = {
   /** The same for a block stream block: its first transaction (if any), number and previous hash. */
   beforeFirstBlock?: (first: DecodedItem | undefined, blockNumber: bigint, previousHash: Uint8Array) => void;
   /**
-   * Without signatures, a file untouched for this long counts as complete on the first look (default one
-   * second; the worker passes its poll interval). Younger files wait for a second look at the same size.
+   * Without signatures (or `.mf` markers), a file is complete once its size and modification time have stayed
+   * the same for this long, in ms (default `DEFAULT_SETTLE_MS`; `--settle-ms`).
    */
-  quietMs?: number;
+  settleMs?: number;
+  /** The clock the quiet period is measured on, in ms (default `Date.now`; tests pass their own). */
+  now?: () => number;
   /** The most bytes a record file may hold, on disk or decompressed (default `MAX_DECOMPRESSED_BYTES`). */
   maxFileBytes?: number;
   /** The most transactions one commit may hold while catching up (default `GROUP_MAX_TRANSACTIONS`). */
@@ -101,7 +104,6 @@ export type Ingestor = {
 export const GROUP_MAX_TRANSACTIONS = 20_000;
 /** The most blocks one pass plans (a bucket of years is walked a slice at a time). */
 const BLOCKS_PER_PASS = 1000;
-const DEFAULT_QUIET_MS = 1000;
 const GROUP_MAX_MS = 1000;
 
 export function createIngestor(options: IngestorOptions): Ingestor {
@@ -121,10 +123,12 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     }
   }
   let tip = readCursor(store);
-  let previousSizes = new Map<string, number>();
+  const now = options.now ?? Date.now;
+  const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
+  let recordLooks = new Map<string, Look>();
 
   const blocksDir = options.blocksDir ?? null;
-  let previousBlockSizes = new Map<string, number>();
+  let blockLooks = new Map<string, Look>();
   /** Once a block is indexed the stream has moved to blocks: record files are not read any more. */
   const onBlocks = () => tip !== null && tip.version === BLOCK_STREAM_VERSION;
 
@@ -146,13 +150,20 @@ export function createIngestor(options: IngestorOptions): Ingestor {
 
   function ready(entries: DirEntry[]): DirEntry[] {
     if (options.waitSignatures) return readyRecordFiles(entries, tip?.name ?? null, { mode: "signature" });
+    const nowMs = now();
     const result = readyRecordFiles(entries, tip?.name ?? null, {
       mode: "stable-size",
-      previousSizes,
-      nowMs: Date.now(),
-      quietMs: options.quietMs ?? DEFAULT_QUIET_MS,
+      looks: recordLooks,
+      nowMs,
+      settleMs,
     });
-    previousSizes = new Map(entries.map((e) => [e.name, e.size]));
+    recordLooks = nextLooks(
+      entries
+        .filter((e) => e.size !== 0)
+        .map((e) => ({ key: e.name, size: e.size, modifiedMs: e.modifiedMs })),
+      recordLooks,
+      nowMs,
+    );
     return result;
   }
 
@@ -250,15 +261,17 @@ export function createIngestor(options: IngestorOptions): Ingestor {
   function readyBlockPaths(dir: string): { ready: string[]; lowest: bigint | null } {
     const from = tip === null ? 0n : tip.blockNumber + 1n;
     const entries = listBlocks(dir, from, BLOCKS_PER_PASS, !options.waitSignatures);
+    const nowMs = now();
     const ready = options.waitSignatures
       ? readyBlocks(entries, { mode: "marker" })
-      : readyBlocks(entries, {
-          mode: "stable-size",
-          previousSizes: previousBlockSizes,
-          nowMs: Date.now(),
-          quietMs: options.quietMs ?? DEFAULT_QUIET_MS,
-        });
-    if (!options.waitSignatures) previousBlockSizes = new Map(entries.map((e) => [e.path, e.size]));
+      : readyBlocks(entries, { mode: "stable-size", looks: blockLooks, nowMs, settleMs });
+    if (!options.waitSignatures) {
+      blockLooks = nextLooks(
+        entries.map((e) => ({ key: e.path, size: e.size, modifiedMs: e.modifiedMs })),
+        blockLooks,
+        nowMs,
+      );
+    }
     return { ready: ready.map((e) => e.path), lowest: entries[0]?.number ?? null };
   }
 
@@ -360,6 +373,34 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     return applied;
   }
 
+  /**
+   * Whether a file that did not read was still being written: it changed since the look that found it settled.
+   * It is not corrupt, then: its quiet period starts again and it is read once it has settled.
+   */
+  function changedSinceLook(error: unknown): boolean {
+    if (options.waitSignatures || !(error instanceof CorruptFileError)) return false;
+    const looks = recordLooks.has(error.file) ? recordLooks : blockLooks;
+    const folder = looks === recordLooks ? dir : blocksDir;
+    const look = looks.get(error.file);
+    if (look === undefined || folder === null) return false;
+    const current = statEntry(folder, error.file);
+    if (current.size === look.size && current.modifiedMs === look.modifiedMs) return false;
+    looks.delete(error.file);
+    log.info({ file: error.file }, "a file changed while it was read: waiting for it to settle");
+    return true;
+  }
+
+  /** Runs `apply`, adding what it applied to `applied`; false when it met a file still being written. */
+  function settledApply(applied: AppliedFile[], apply: () => AppliedFile[]): boolean {
+    try {
+      applied.push(...apply());
+      return true;
+    } catch (error) {
+      if (changedSinceLook(error)) return false;
+      throw error;
+    }
+  }
+
   return {
     ingestReady() {
       const applied: AppliedFile[] = [];
@@ -370,7 +411,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
         // Blocks waiting behind the record files are left too, and the newest of them is the newest file.
         const blocks = blocksDir === null ? null : blocksLeft(blocksDir, null);
         if (names.length > 0) options.onPlanned?.(names, pending + (blocks?.count ?? 0), blocks?.newest);
-        applied.push(...applyAll((name) => writeOne(dir, name), names));
+        if (!settledApply(applied, () => applyAll((name) => writeOne(dir, name), names))) return applied;
         // Records first: blocks wait while a record file after the tip is still to come.
         if (pending > names.length || options.shouldStop?.()) return applied;
       }
@@ -388,7 +429,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
           );
         }
         if (paths.length > 0) readerOf(blocksDir).plan(paths);
-        applied.push(...applyAll((path) => writeBlock(blocksDir, path), paths));
+        settledApply(applied, () => applyAll((path) => writeBlock(blocksDir, path), paths));
       }
       return applied;
     },

@@ -16,6 +16,8 @@ export type IngestWorkerData = {
   logFormat: LogFormat;
   /** How often to look for new files besides file-system events, in ms (events can be missed on some mounts). */
   pollMs: number;
+  /** Without signatures: how long a file must look the same before it is complete, in ms (`--settle-ms`). */
+  settleMs?: number;
   /** Keep following the folder after the files present at start are applied (serve), or stop there (ingest). */
   follow: boolean;
   /**

@@ -44,6 +44,8 @@ export async function startTestService(
     waitSignatures: true,
     verifySignatures: null,
     pollMs: 50,
+    // Fixture files are copied whole before the service starts: a short quiet period keeps starts quick.
+    settleMs: 100,
     listCacheMs: 1000,
     ...options,
   };
