@@ -4,6 +4,7 @@ import { type Db, openWriter } from "../store/db.ts";
 import { createWriteStore } from "../store/write-store.ts";
 import { AbandonedError } from "./apply.ts";
 import { createBalanceSnapshots } from "./balance-snapshots.ts";
+import { fingerprintOf, isRefusal, RETRY_BASE_MS, retryDelayMs, type Trouble } from "./healing.ts";
 import { createIngestor } from "./ingestor.ts";
 import type { IngestWorkerCommand, IngestWorkerData, IngestWorkerMessage } from "./messages.ts";
 import { DEFAULT_SETTLE_MS } from "./settle.ts";
@@ -155,29 +156,62 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     for (const watcher of watchers) void watcher.close();
   };
 
+  /** Why the last pass failed, while it has not succeeded since (null: healthy). */
+  let trouble: Trouble | null = null;
+  const retryBaseMs = data.retryMs ?? RETRY_BASE_MS;
+  const folders = [data.recordsDir, data.blocksDir ?? null, data.balancesDir];
+
   /**
-   * Runs a pass, or work outside one: a failure stops ingestion with its reason; a file abandoned because a stop
-   * was asked for is not a failure (it rolled back whole).
+   * A pass (or work outside one) failed. A one-shot ingest stops there. Following, the worker keeps watching: a
+   * transient failure is tried again with backoff, a refused file once it changes. One error line per stop; the
+   * attempts after the first are logged at debug level.
    */
-  const guard = (work: () => void): void => {
+  const troubled = (error: unknown): void => {
+    const stop = describeStop(error);
+    const refusal = isRefusal(error);
+    const same = trouble !== null && trouble.reason === stop.reason;
+    if (!same) log.error({ file: stop.file, reason: stop.reason }, "ingestion stopped");
+    if (!data.follow) {
+      post({ type: "stopped", file: stop.file, reason: stop.reason });
+      halt();
+      return;
+    }
+    if (refusal) {
+      trouble = { kind: "refused", ...stop, fingerprint: fingerprintOf(stop.file, folders) };
+      if (!same) post({ type: "stopped", file: stop.file, reason: stop.reason });
+      return;
+    }
+    const attempts = trouble?.kind === "transient" ? trouble.attempts + 1 : 1;
+    const delayMs = retryDelayMs(attempts, retryBaseMs);
+    trouble = { kind: "transient", ...stop, attempts, retryAtMs: Date.now() + delayMs };
+    if (same) log.debug({ attempts, retryInMs: delayMs }, "ingestion still failing");
+    post({ type: "retrying", file: stop.file, reason: stop.reason, attempts, retryInMs: delayMs });
+  };
+
+  /**
+   * Runs a pass, or work outside one: true when it succeeded. A file abandoned because a stop was asked for is not
+   * a failure (it rolled back whole).
+   */
+  const guard = (work: () => void): boolean => {
     try {
       work();
+      return true;
     } catch (error) {
       if (error instanceof AbandonedError) {
         log.info({ file: error.file }, "stopping: rolled back the file being applied");
-        return;
+        return false;
       }
-      const stop = describeStop(error);
-      log.error({ file: stop.file, reason: stop.reason }, "ingestion stopped");
-      post({ type: "stopped", file: stop.file, reason: stop.reason });
-      halt();
+      troubled(error);
+      return false;
     }
   };
 
-  /** Applies everything ready; on a fatal file, reports it once and stops following the directory. */
+  let caughtUp = false;
+
+  /** Applies everything ready; reports a failure once (see `troubled`), and a recovery. */
   const pass = (): void => {
     if (halted) return;
-    guard(() => {
+    const ok = guard(() => {
       while (!stopRequested() && ingestor.ingestReady().length > 0) {
         // keep going: applying files takes time, and more may have become complete meanwhile
       }
@@ -185,7 +219,29 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
       // snapshot is not on the path of applying files.
       if (!stopRequested()) snapshots.checkUpTo(indexedEnd());
     });
+    if (!ok || trouble === null) return;
+    log.info({ file: trouble.file, after: trouble.reason }, "ingestion resumed");
+    trouble = null;
+    post({ type: "resumed" });
+    if (!caughtUp && started) {
+      caughtUp = true;
+      post({ type: "caught-up", files, transactions });
+    }
   };
+
+  /** A poll or a file event: a pass, unless a failure is waiting for its retry time or for its file to change. */
+  const tick = (): void => {
+    if (halted || trouble === null) {
+      pass();
+      return;
+    }
+    if (trouble.kind === "transient" ? Date.now() >= trouble.retryAtMs : changed(trouble)) {
+      log.info({ file: trouble.file }, "trying again");
+      pass();
+    }
+  };
+  const changed = (refused: Trouble & { kind: "refused" }): boolean =>
+    fingerprintOf(refused.file, folders) !== refused.fingerprint;
 
   let scheduled = false;
   const schedulePass = (): void => {
@@ -193,7 +249,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     scheduled = true;
     setTimeout(() => {
       scheduled = false;
-      pass();
+      tick();
     }, 25);
   };
 
@@ -215,6 +271,9 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
   // they must be there before anyone reads: every start restores them.
   const dropIndexes = !data.follow && backlogWorthDroppingIndexes();
 
+  /** Set once the first passes of start are done: a recovery after that may complete the catch-up. */
+  let started = false;
+
   const start = async (): Promise<void> => {
     if (dropIndexes) dropReadIndexes(db);
     else restoreReadIndexes(db);
@@ -224,7 +283,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
       snapshots.checkUpTo(indexedEnd());
     });
     pass();
-    if (!data.waitSignatures && !halted && !stopRequested() && ingestor.pendingFiles() > 0) {
+    if (!data.waitSignatures && trouble === null && !stopRequested() && ingestor.pendingFiles() > 0) {
       // Without signatures a file written recently counts as complete only once it has looked the same for the
       // quiet period (files untouched for that long were applied on the first look).
       await new Promise((resolve) =>
@@ -232,15 +291,19 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
       );
       pass();
     }
+    started = true;
     if (halted || stopRequested()) return;
     if (dropIndexes && db.open) restoreReadIndexes(db);
-    post({ type: "caught-up", files, transactions });
+    if (trouble === null) {
+      caughtUp = true;
+      post({ type: "caught-up", files, transactions });
+    }
     if (data.follow) {
       // A bucket's nested folders are found by polling; a node's flat block folder also by events.
       watchers = [data.recordsDir, data.blocksDir ?? null]
         .filter((dir): dir is string => dir !== null)
         .map((dir) => watchDirectory(dir, schedulePass, log));
-      timer = setInterval(pass, data.pollMs);
+      timer = setInterval(tick, data.pollMs);
     }
   };
 
