@@ -92,6 +92,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     store,
     waitSignatures: data.waitSignatures,
     ...(data.settleMs === undefined ? {} : { settleMs: data.settleMs }),
+    minFullListMs: data.pollMs,
     // Readers (serve) should see a catch-up progress every second; a one-shot ingest has none.
     commitMs: data.follow ? 1000 : Number.POSITIVE_INFINITY,
     ...(data.commitTransactions === undefined ? {} : { commitTransactions: data.commitTransactions }),
@@ -300,9 +301,20 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     }
     if (data.follow) {
       // A bucket's nested folders are found by polling; a node's flat block folder also by events.
+      // Record file events also tell the ingestor which names appeared, so that it lists the folder in full only
+      // now and then (record-folder.ts).
       watchers = [data.recordsDir, data.blocksDir ?? null]
         .filter((dir): dir is string => dir !== null)
-        .map((dir) => watchDirectory(dir, schedulePass, log));
+        .map((dir) =>
+          watchDirectory(
+            dir,
+            (name) => {
+              if (dir === data.recordsDir) ingestor.noted(name);
+              schedulePass();
+            },
+            log,
+          ),
+        );
       timer = setInterval(tick, data.pollMs);
     }
   };

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CorruptFileError } from "../errors.ts";
@@ -22,6 +22,7 @@ import { blockDisplayName, blockNumberOf, listBlocks, newestBlock, readyBlocks }
 import { type BlockReader, createBlockReader } from "./block-reader.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord } from "./decode.ts";
 import { type DirEntry, isRecordFile, readyRecordFiles, signatureNameOf, streamOrderKey } from "./files.ts";
+import { createRecordFolder, type FolderFs, type RecordFolder } from "./record-folder.ts";
 import { DEFAULT_SETTLE_MS, type Look, nextLooks } from "./settle.ts";
 
 /** Checks a record file against its signature file before it is applied (see `--verify-signatures`). */
@@ -69,6 +70,14 @@ export type IngestorOptions = {
   settleMs?: number;
   /** The clock the quiet period is measured on, in ms (default `Date.now`; tests pass their own). */
   now?: () => number;
+  /** The record folder's file-system calls (tests count them; default the real ones). */
+  folderFs?: FolderFs;
+  /**
+   * The record folder is listed in full at the first look, then at intervals doubling from `minFullListMs`
+   * (default 250) up to `maxFullListMs` (default 60 s); file events (`noted`) fill in between.
+   */
+  minFullListMs?: number;
+  maxFullListMs?: number;
   /** The most bytes a record file may hold, on disk or decompressed (default `MAX_DECOMPRESSED_BYTES`). */
   maxFileBytes?: number;
   /** The most transactions one commit may hold while catching up (default `GROUP_MAX_TRANSACTIONS`). */
@@ -92,6 +101,8 @@ export type Ingestor = {
   /** How many record files after the tip the folder holds now, complete or not. */
   pendingFiles(): number;
   tip(): ChainTip | null;
+  /** A file event in the record folder: `name` appeared or changed (the folder is listed in full only now and then). */
+  noted(name: string): void;
   /** Ends the block reader thread, if one was started. */
   close(): void;
 };
@@ -132,20 +143,19 @@ export function createIngestor(options: IngestorOptions): Ingestor {
   /** Once a block is indexed the stream has moved to blocks: record files are not read any more. */
   const onBlocks = () => tip !== null && tip.version === BLOCK_STREAM_VERSION;
 
-  function listDir(dir: string): DirEntry[] {
-    const after = tip === null ? null : streamOrderKey(tip.name);
-    const entries: DirEntry[] = [];
-    for (const dirent of readdirSync(dir, { withFileTypes: true })) {
-      if (!dirent.isFile()) continue;
-      // Sizes matter only for record files not applied yet, and only when completeness is judged by a stable
-      // size: a folder of 50,000 applied files must not cost 50,000 stats per look.
-      const pending =
-        !options.waitSignatures &&
-        isRecordFile(dirent.name) &&
-        (after === null || streamOrderKey(dirent.name) > after);
-      entries.push(pending ? statEntry(dir, dirent.name) : { name: dirent.name, size: 0 });
-    }
-    return entries;
+  const recordFolder =
+    dir === null
+      ? null
+      : createRecordFolder(dir, {
+          now,
+          ...(options.folderFs === undefined ? {} : { fs: options.folderFs }),
+          ...(options.minFullListMs === undefined ? {} : { minFullListMs: options.minFullListMs }),
+          ...(options.maxFullListMs === undefined ? {} : { maxFullListMs: options.maxFullListMs }),
+        });
+
+  /** The record folder's files after the tip (sizes only when completeness is judged by a stable size). */
+  function listDir(folder: RecordFolder): DirEntry[] {
+    return folder.after(tip?.name ?? null, !options.waitSignatures);
   }
 
   function ready(entries: DirEntry[]): DirEntry[] {
@@ -401,45 +411,60 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     }
   }
 
+  /** One look at the folders: applies, in order, every file complete now (see `Ingestor.ingestReady`). */
+  function ingestReadyNow(): AppliedFile[] {
+    const applied: AppliedFile[] = [];
+    if (dir !== null && recordFolder !== null && !onBlocks()) {
+      const entries = listDir(recordFolder);
+      const names = ready(entries).map((entry) => entry.name);
+      const pending = countPending(entries.map((entry) => entry.name));
+      // Blocks waiting behind the record files are left too, and the newest of them is the newest file.
+      const blocks = blocksDir === null ? null : blocksLeft(blocksDir, null);
+      if (names.length > 0) options.onPlanned?.(names, pending + (blocks?.count ?? 0), blocks?.newest);
+      if (!settledApply(applied, () => applyAll((name) => writeOne(dir, name), names))) return applied;
+      // Records first: blocks wait while a record file after the tip is still to come.
+      if (pending > names.length || options.shouldStop?.()) return applied;
+    }
+    if (blocksDir !== null) {
+      const { ready: paths, lowest } = readyBlockPaths(blocksDir);
+      const { count, newest } = blocksLeft(blocksDir, lowest);
+      // Reported on every look, also when no block is ready: the folder may hold blocks that cannot be taken yet.
+      if (paths.length > 0 || newest?.name !== reportedNewest || count !== reportedCount) {
+        reportedNewest = newest?.name;
+        reportedCount = count;
+        options.onPlanned?.(
+          paths.map((path) => blockDisplayName(path, blockNumberOf(path))),
+          count,
+          newest,
+        );
+      }
+      if (paths.length > 0) readerOf(blocksDir).plan(paths);
+      settledApply(applied, () => applyAll((path) => writeBlock(blocksDir, path), paths));
+    }
+    return applied;
+  }
+
   return {
     ingestReady() {
-      const applied: AppliedFile[] = [];
-      if (dir !== null && !onBlocks()) {
-        const entries = listDir(dir);
-        const names = ready(entries).map((entry) => entry.name);
-        const pending = countPending(entries.map((entry) => entry.name));
-        // Blocks waiting behind the record files are left too, and the newest of them is the newest file.
-        const blocks = blocksDir === null ? null : blocksLeft(blocksDir, null);
-        if (names.length > 0) options.onPlanned?.(names, pending + (blocks?.count ?? 0), blocks?.newest);
-        if (!settledApply(applied, () => applyAll((name) => writeOne(dir, name), names))) return applied;
-        // Records first: blocks wait while a record file after the tip is still to come.
-        if (pending > names.length || options.shouldStop?.()) return applied;
+      try {
+        return ingestReadyNow();
+      } catch (error) {
+        // Whatever failed (a file gone, the folder away), the next look lists the folder in full again.
+        recordFolder?.relist();
+        throw error;
       }
-      if (blocksDir !== null) {
-        const { ready: paths, lowest } = readyBlockPaths(blocksDir);
-        const { count, newest } = blocksLeft(blocksDir, lowest);
-        // Reported on every look, also when no block is ready: the folder may hold blocks that cannot be taken yet.
-        if (paths.length > 0 || newest?.name !== reportedNewest || count !== reportedCount) {
-          reportedNewest = newest?.name;
-          reportedCount = count;
-          options.onPlanned?.(
-            paths.map((path) => blockDisplayName(path, blockNumberOf(path))),
-            count,
-            newest,
-          );
-        }
-        if (paths.length > 0) readerOf(blocksDir).plan(paths);
-        settledApply(applied, () => applyAll((path) => writeBlock(blocksDir, path), paths));
-      }
-      return applied;
     },
     pendingFiles() {
-      const records = dir !== null && !onBlocks() ? countPending(readdirSync(dir)) : 0;
+      const records =
+        recordFolder !== null && !onBlocks() ? countPending(listDir(recordFolder).map((e) => e.name)) : 0;
       if (blocksDir === null) return records;
       const lowest = tip === null ? (listBlocks(blocksDir, 0n, 1, false)[0]?.number ?? null) : null;
       return records + blocksLeft(blocksDir, lowest).count;
     },
     tip: () => tip,
+    noted(name) {
+      recordFolder?.noted(name);
+    },
     close() {
       blockReader?.close();
     },
