@@ -1,7 +1,7 @@
 /**
  * Where block files are in a block stream folder, and when one is complete. Two layouts:
- * - a node's folder (`blockStreams/block-0.0.3/`): flat, `<number>.blk[.gz|.zst|.zstd]` with the number padded to
- *   36 digits, and `<number>.mf` written once the block is whole;
+ * - a node's folder (`blockStreams/block-0.0.3/`): flat, `<number>.blk[.gz|.zst|.zstd]` with the number padded
+ *   (36 digits as nodes write them; any padding is read), and `<number>.mf` written once the block is whole;
  * - a bucket's nested layout: 19 digits split into four folders of 4 and a file of 3
  *   (`0000/0000/0000/0000/007.blk.zstd`).
  * A block's number is the decimal its digits spell, whatever the padding.
@@ -154,15 +154,16 @@ export function blockNumberOf(path: string): bigint {
   return BigInt(digits.slice(0, digits.indexOf(".")));
 }
 
-/** The digits of a block file name as the mirror node writes it (`BlockFile.getFilename`). */
-const NAME_DIGITS = 36;
+/** The digits of a block's name as the mirror node gives it (`BlockFile.getFilename`, 0.154: 19). */
+const NAME_DIGITS = 19;
 
 /**
- * The name a block is shown by (the blocks API's `name`), as the mirror node's importer names a block file it
- * reads, whatever the layout: the block number padded to 36 digits, then the file's suffix (a node's flat
- * folder already names files so; a bucket's `0000/0000/0000/0000/007.blk.zstd` is `000…007.blk.zstd`).
+ * The name a block is shown by (the blocks API's `name`), as the mirror node's importer names a block it reads,
+ * whatever the file is called and wherever it lies (a node's flat folder, a bucket): the block number padded to
+ * 19 digits, then `.blk.zstd` for a compressed file (gzip or zstd alike: upstream names every block file it
+ * downloads so) and `.blk` for one written uncompressed (as blocks streamed from a block node are named).
  */
 export function blockDisplayName(path: string, number: bigint): string {
-  const file = path.slice(path.lastIndexOf("/") + 1);
-  return `${number.toString().padStart(NAME_DIGITS, "0")}${file.slice(file.indexOf("."))}`;
+  const suffix = path.endsWith(".blk") ? ".blk" : ".blk.zstd";
+  return `${number.toString().padStart(NAME_DIGITS, "0")}${suffix}`;
 }

@@ -13,11 +13,7 @@ const REWATCH_MS = 5000;
  * change and watched every file on its own: with a node's folder of a million names, neither is affordable.)
  * Events can be missed (some network mounts have none): the ingestor also lists the folder now and then.
  */
-export function watchDirectory(
-  dir: string,
-  onChange: (name: string) => void,
-  log: Logger,
-): DirectoryWatcher {
+export function watchDirectory(dir: string, onChange: (name: string) => void, log: Logger): DirectoryWatcher {
   let watcher: FSWatcher | null = null;
   let retry: NodeJS.Timeout | undefined;
   let closed = false;

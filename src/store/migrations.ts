@@ -4,6 +4,7 @@ import { ACCOUNTS_MIGRATIONS } from "./migrations/accounts.ts";
 import { BLOCK_STREAMS_MIGRATIONS } from "./migrations/block-streams.ts";
 import { HARDENING_MIGRATIONS } from "./migrations/hardening.ts";
 import { READ_PATH_MIGRATIONS } from "./migrations/read-path.ts";
+import { ROBUST_MIGRATIONS } from "./migrations/robust.ts";
 import { TOPIC_MESSAGES_MIGRATIONS } from "./migrations/topic-messages.ts";
 import { TRANSACTIONS_MIGRATIONS } from "./migrations/transactions.ts";
 
@@ -367,6 +368,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...BLOCK_STREAMS_MIGRATIONS,
   ...HARDENING_MIGRATIONS,
   ...READ_PATH_MIGRATIONS,
+  ...ROBUST_MIGRATIONS,
 ].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 export function migrate(db: Db): void {
