@@ -62,6 +62,8 @@ export type Config = {
    * firewalled apart. Unset: `/metrics` is on the public port.
    */
   metricsPort?: number;
+  /** Past this many bytes the write-ahead log is checkpointed and started over (default 64 MiB; no flag: tests). */
+  walLimitBytes?: number;
 };
 
 /** The public mirror node's REST statement timeout (`hiero.mirror.rest.db.pool.statementTimeout`). */
@@ -101,6 +103,7 @@ const schema = {
     queryTimeoutMs: { type: "integer", minimum: 1, maximum: 3600000 },
     maxFileMb: { type: "integer", minimum: 1, maximum: 2047 },
     metricsPort: { type: "integer", minimum: 0, maximum: 65535 },
+    walLimitBytes: { type: "integer", minimum: 4096 },
   },
 } as const;
 

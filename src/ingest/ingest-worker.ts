@@ -1,6 +1,7 @@
 import { createLogger } from "../log.ts";
 import { dropReadIndexes, restoreReadIndexes } from "../store/catch-up-indexes.ts";
 import { type Db, openWriter } from "../store/db.ts";
+import { createWalGuard } from "../store/wal-guard.ts";
 import { createWriteStore } from "../store/write-store.ts";
 import { AbandonedError } from "./apply.ts";
 import { createBalanceSnapshots } from "./balance-snapshots.ts";
@@ -56,12 +57,14 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
   // The writer's page cache is resident memory: 16 MB holds the hot index pages of a catch-up; colder pages come
   // back from the operating system's file cache, which the process does not pay for.
   db.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
-  post({ type: "db-ready" });
 
   let files = 0;
   let transactions = 0;
   let newestPlanned: string | null = null;
   const store = createWriteStore(db);
+  const walGuard = createWalGuard(db, data.dbPath, {
+    ...(data.walLimitBytes === undefined ? {} : { limitBytes: data.walLimitBytes }),
+  });
   const snapshots = createBalanceSnapshots(
     data.balanceFiles ?? [],
     store,
@@ -134,6 +137,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
       });
       // Comparisons with later balance snapshots wait until the pass is done (see pass): never between commits.
       snapshots.committed();
+      walGuard.committed();
     },
   });
 
@@ -276,8 +280,18 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
   let started = false;
 
   const start = async (): Promise<void> => {
-    if (dropIndexes) dropReadIndexes(db);
-    else restoreReadIndexes(db);
+    try {
+      if (dropIndexes) dropReadIndexes(db);
+      else restoreReadIndexes(db);
+    } catch (error) {
+      // Start-up fails naming why (a full disk, say): serving without the indexes is not an option.
+      post({ type: "db-failed", reason: `cannot build the read indexes: ${(error as Error).message}` });
+      finish();
+      return;
+    }
+    // Readers open the index on this message: only once the read indexes are there (a one-shot ingest that was
+    // interrupted left them dropped), so that no query ever runs without them.
+    post({ type: "db-ready" });
     // A resumed index reports its snapshots again (their files are read again anyway to be checked).
     guard(() => {
       snapshots.announce();

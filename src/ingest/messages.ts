@@ -16,6 +16,8 @@ export type IngestWorkerData = {
   logFormat: LogFormat;
   /** How often to look for new files besides file-system events, in ms (events can be missed on some mounts). */
   pollMs: number;
+  /** Past this size the write-ahead log is checkpointed and started over (default 64 MiB; tests pass less). */
+  walLimitBytes?: number;
   /** The first delay before a transient failure is tried again, in ms (default 1000, doubling to 60 s). */
   retryMs?: number;
   /** Without signatures: how long a file must look the same before it is complete, in ms (`--settle-ms`). */
