@@ -1,13 +1,32 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Tests that kill processes, fill file systems, flood or soak: `npm run test:slow` (`.ci/run` runs them after
+ * `npm test`). Everything else is `npm test`.
+ */
+const SLOW = [
+  "test/ingest/crash-resume.test.ts",
+  "test/ingest/disk-full.test.ts",
+  "test/ingest/wal-bound.test.ts",
+  "test/ingest/progress-log.test.ts",
+  "test/cli/lifecycle.test.ts",
+  "test/cli/drain.test.ts",
+  "test/api/cache-flood.test.ts",
+  "test/streams/scenario-bulk-mainnet.test.ts",
+  "test/fees/high-volume.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // The CLI tests run the compiled program: compile it once before any test file starts.
     globalSetup: ["test/helpers/build-dist.ts"],
     // Tests start worker threads and servers of their own; forks keep each file's processes apart.
     pool: "forks",
+    projects: [
+      { extends: true, test: { name: "fast", include: ["test/**/*.test.ts"], exclude: SLOW } },
+      { extends: true, test: { name: "slow", include: SLOW } },
+    ],
   },
 });

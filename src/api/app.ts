@@ -46,6 +46,8 @@ export type AppDeps = {
   progress?: () => Progress;
   /** More Express routers, mounted after health and before the 404 (e.g. groups served by Express). */
   routers?: readonly RequestHandler[];
+  /** Milliseconds of a monotonic clock the response cache is timed by (tests pass their own). */
+  now?: () => number;
 };
 
 export type App = {
@@ -113,6 +115,7 @@ export function createApp(deps: AppDeps): App {
     fallback: app,
     log,
     ...(observe === undefined ? {} : { observe }),
+    ...(deps.now === undefined ? {} : { now: deps.now }),
   });
   return { listener, express: app, routes, cache };
 }
