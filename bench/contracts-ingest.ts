@@ -69,7 +69,7 @@ function ingestMs(dir: string, dbPath: string): number {
     dir,
     store,
     waitSignatures: false,
-    quietMs: 0,
+    settleMs: 0,
     commitMs: Number.POSITIVE_INFINITY,
     log: createLogger("silent"),
   });

@@ -21,6 +21,11 @@ export type Config = {
   verifySignatures: string | null;
   /** How often to look at the folder besides file-system events, in milliseconds. */
   pollMs: number;
+  /**
+   * Without signatures (or block markers): how long a file's size and modification time must stay the same before
+   * it is taken as complete, in ms (default 1000).
+   */
+  settleMs?: number;
   /** The most a cached list response may lag behind the index once newer data is applied, in milliseconds. */
   listCacheMs: number;
   /** JSON lines (default) or readable lines for a terminal. */
@@ -80,6 +85,8 @@ export type Config = {
    * testnet 296, previewnet 297, other 298 (default, as upstream's).
    */
   network?: "mainnet" | "testnet" | "previewnet" | "other";
+  /** Past this many bytes the write-ahead log is checkpointed and started over (default 64 MiB; no flag: tests). */
+  walLimitBytes?: number;
 };
 
 /** The public mirror node's REST statement timeout (`hiero.mirror.rest.db.pool.statementTimeout`). */
@@ -109,6 +116,7 @@ const schema = {
     waitSignatures: { type: "boolean" },
     verifySignatures: { type: ["string", "null"] },
     pollMs: { type: "integer", minimum: 10, maximum: 60000 },
+    settleMs: { type: "integer", minimum: 0, maximum: 3600000 },
     listCacheMs: { type: "integer", minimum: 0, maximum: 3600000 },
     logFormat: { enum: ["json", "pretty"] },
     workerHeapMb: { type: "integer", minimum: 8, maximum: 1048576 },
@@ -122,6 +130,7 @@ const schema = {
     grpcPort: { type: ["integer", "null"], minimum: 0, maximum: 65535 },
     sidecars: { enum: ["off", "optional", "required"] },
     network: { enum: ["mainnet", "testnet", "previewnet", "other"] },
+    walLimitBytes: { type: "integer", minimum: 4096 },
   },
 } as const;
 

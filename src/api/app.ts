@@ -54,6 +54,8 @@ export type AppDeps = {
   grpcStatus?: () => GrpcStatus | null;
   /** More Express routers, mounted after health and before the 404 (e.g. groups served by Express). */
   routers?: readonly RequestHandler[];
+  /** Milliseconds of a monotonic clock the response cache is timed by (tests pass their own). */
+  now?: () => number;
 };
 
 export type App = {
@@ -132,6 +134,7 @@ export function createApp(deps: AppDeps): App {
       fallback: app,
       log,
       ...(observe === undefined ? {} : { observe }),
+      ...(deps.now === undefined ? {} : { now: deps.now }),
     });
   const listener = front(routes);
   const javaListener = front(routes.filter((route) => route.style === "java"));

@@ -27,6 +27,8 @@ const COMMON_OPTIONS = `  --records DIR               MIRRORLITE_RECORDS      a 
                                                       files first, then the blocks that continue them
   --no-wait-signatures                                a record file is complete when its size stops changing,
                                                       not when its _sig file exists (a block: not its .mf)
+  --settle-ms MS              MIRRORLITE_SETTLE_MS    without signatures: a file is complete once its size
+                                                      and time stayed the same this long (1000)
   --verify-signatures FILE                            accept only record files signed by the folder's node,
                                                       per this NodeAddressBook file
   --sidecars MODE             MIRRORLITE_SIDECARS     sidecar files of record files (contract state,
@@ -112,6 +114,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "no-wait-signatures": { type: "boolean" },
         "verify-signatures": { type: "string" },
         "poll-ms": { type: "string" },
+        "settle-ms": { type: "string" },
         "list-cache-ms": { type: "string" },
         "worker-heap-mb": { type: "string" },
         balances: { type: "string" },
@@ -140,6 +143,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   if (name === "ingest" && !db) problems.push("ingest needs --db FILE");
   const port = integer(option("port", "MIRRORLITE_PORT") ?? "5551", "port", problems);
   const pollMs = integer(option("poll-ms", "MIRRORLITE_POLL_MS") ?? "250", "poll-ms", problems);
+  const settleText = option("settle-ms", "MIRRORLITE_SETTLE_MS");
+  const settleMs = settleText === undefined ? undefined : integer(settleText, "settle-ms", problems);
   const listCacheMs = integer(
     option("list-cache-ms", "MIRRORLITE_LIST_CACHE_MS") ?? "1000",
     "list-cache-ms",
@@ -204,6 +209,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     ...(name === "serve" ? { grpcPort } : {}),
     ...(sidecarsText === undefined ? {} : { sidecars: sidecarsText as SidecarMode }),
     ...(networkText === undefined ? {} : { network: networkText as NonNullable<Config["network"]> }),
+    ...(settleMs === undefined ? {} : { settleMs }),
   });
   return { name, config };
 }

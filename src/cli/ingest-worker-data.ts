@@ -26,6 +26,8 @@ export function ingestWorkerData(
     logLevel: config.logLevel,
     logFormat: config.logFormat ?? "json",
     pollMs: config.pollMs,
+    ...(config.settleMs === undefined ? {} : { settleMs: config.settleMs }),
+    ...(config.walLimitBytes === undefined ? {} : { walLimitBytes: config.walLimitBytes }),
     follow,
     balanceFiles: config.balancesDir ? listBalanceFolder(config.balancesDir) : null,
     balancesDir: config.balancesDir ?? null,

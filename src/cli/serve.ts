@@ -48,7 +48,9 @@ export type ServiceOptions = IngestLimits;
  * `routes()` export, loaded on the front and in every read worker; tests use it for a route that holds a query
  * open on purpose). No flag or variable reaches these.
  */
-export type ServiceExtras = Pick<AppDeps, "routers" | "observe"> & { routeModules?: readonly string[] };
+export type ServiceExtras = Pick<AppDeps, "routers" | "observe" | "now"> & {
+  routeModules?: readonly string[];
+};
 
 /** The default number of read workers: one core for the front (and ingestion), the others for queries. */
 export function defaultReadWorkers(): number {

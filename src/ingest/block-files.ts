@@ -1,13 +1,14 @@
 /**
  * Where block files are in a block stream folder, and when one is complete. Two layouts:
- * - a node's folder (`blockStreams/block-0.0.3/`): flat, `<number>.blk[.gz|.zst|.zstd]` with the number padded to
- *   36 digits, and `<number>.mf` written once the block is whole;
+ * - a node's folder (`blockStreams/block-0.0.3/`): flat, `<number>.blk[.gz|.zst|.zstd]` with the number padded
+ *   (36 digits as nodes write them; any padding is read), and `<number>.mf` written once the block is whole;
  * - a bucket's nested layout: 19 digits split into four folders of 4 and a file of 3
  *   (`0000/0000/0000/0000/007.blk.zstd`).
  * A block's number is the decimal its digits spell, whatever the padding.
  */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { isSettled, type Settling } from "./settle.ts";
 
 export type BlockEntry = {
   /** The path below the folder, e.g. `000…007.blk.zstd` or `0000/0000/0000/0000/007.blk.zstd`. */
@@ -26,9 +27,7 @@ const BUCKET_DEPTH = 4;
 const BUCKET_DIGITS = 19;
 
 /** How a listing judges completeness (see `readyBlocks`). */
-export type BlockCompleteness =
-  | { mode: "marker" }
-  | { mode: "stable-size"; previousSizes: ReadonlyMap<string, number>; nowMs: number; quietMs: number };
+export type BlockCompleteness = { mode: "marker" } | ({ mode: "stable-size" } & Settling);
 
 /**
  * The block files numbered `from` or more, in number order, at most `limit` of them (a bucket is walked only
@@ -133,7 +132,7 @@ export function newestBlock(dir: string): { path: string; number: bigint } | nul
 
 /**
  * The leading blocks of `entries` (in number order) that are complete: marked by their `.mf`, or, without
- * markers, of the same size as on the previous look or untouched for `quietMs`. Stops at the first that is not,
+ * markers, unchanged for the quiet period (settle.ts). Stops at the first that is not,
  * so a later block is never applied before an earlier one.
  */
 export function readyBlocks(entries: readonly BlockEntry[], completeness: BlockCompleteness): BlockEntry[] {
@@ -142,10 +141,7 @@ export function readyBlocks(entries: readonly BlockEntry[], completeness: BlockC
     const complete =
       completeness.mode === "marker"
         ? entry.marked
-        : entry.size > 0 &&
-          (completeness.previousSizes.get(entry.path) === entry.size ||
-            (entry.modifiedMs !== undefined &&
-              entry.modifiedMs <= completeness.nowMs - completeness.quietMs));
+        : isSettled(entry.path, entry.size, entry.modifiedMs, completeness);
     if (!complete) break;
     ready.push(entry);
   }
@@ -158,15 +154,16 @@ export function blockNumberOf(path: string): bigint {
   return BigInt(digits.slice(0, digits.indexOf(".")));
 }
 
-/** The digits of a block file name as the mirror node writes it (`BlockFile.getFilename`). */
-const NAME_DIGITS = 36;
+/** The digits of a block's name as the mirror node gives it (`BlockFile.getFilename`, 0.154: 19). */
+const NAME_DIGITS = 19;
 
 /**
- * The name a block is shown by (the blocks API's `name`), as the mirror node's importer names a block file it
- * reads, whatever the layout: the block number padded to 36 digits, then the file's suffix (a node's flat
- * folder already names files so; a bucket's `0000/0000/0000/0000/007.blk.zstd` is `000…007.blk.zstd`).
+ * The name a block is shown by (the blocks API's `name`), as the mirror node's importer names a block it reads,
+ * whatever the file is called and wherever it lies (a node's flat folder, a bucket): the block number padded to
+ * 19 digits, then `.blk.zstd` for a compressed file (gzip or zstd alike: upstream names every block file it
+ * downloads so) and `.blk` for one written uncompressed (as blocks streamed from a block node are named).
  */
 export function blockDisplayName(path: string, number: bigint): string {
-  const file = path.slice(path.lastIndexOf("/") + 1);
-  return `${number.toString().padStart(NAME_DIGITS, "0")}${file.slice(file.indexOf("."))}`;
+  const suffix = path.endsWith(".blk") ? ".blk" : ".blk.zstd";
+  return `${number.toString().padStart(NAME_DIGITS, "0")}${suffix}`;
 }

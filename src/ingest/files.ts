@@ -1,3 +1,5 @@
+import { isSettled, type Settling } from "./settle.ts";
+
 /**
  * Pure rules about the files in a node's record-stream directory: which are record files, in what order they
  * come, and when one is complete enough to read.
@@ -25,11 +27,8 @@ export function streamOrderKey(recordName: string): string {
 export type Completeness =
   /** A node writes the record file, then its signature: the signature's presence means the record is whole. */
   | { mode: "signature" }
-  /**
-   * Replays without signatures: a file is whole once its size has not changed between two looks, or once it
-   * has not been modified for `quietMs` before `nowMs` (a file written long ago needs no second look).
-   */
-  | { mode: "stable-size"; previousSizes: ReadonlyMap<string, number>; nowMs?: number; quietMs?: number };
+  /** Replays without signatures: a file is whole once it has looked the same for the quiet period (settle.ts). */
+  | ({ mode: "stable-size" } & Settling);
 
 /**
  * The record files after `afterName` (in stream order) that can be read now. The list stops at the first file
@@ -50,16 +49,9 @@ export function readyRecordFiles(
     const complete =
       completeness.mode === "signature"
         ? names.has(signatureNameOf(entry.name))
-        : entry.size > 0 &&
-          (completeness.previousSizes.get(entry.name) === entry.size || quiet(entry, completeness));
+        : isSettled(entry.name, entry.size, entry.modifiedMs, completeness);
     if (!complete) break;
     ready.push(entry);
   }
   return ready;
-}
-
-function quiet(entry: DirEntry, completeness: Completeness & { mode: "stable-size" }): boolean {
-  const { nowMs, quietMs } = completeness;
-  if (entry.modifiedMs === undefined || nowMs === undefined || quietMs === undefined) return false;
-  return entry.modifiedMs <= nowMs - quietMs;
 }

@@ -1,11 +1,14 @@
 import { createLogger } from "../log.ts";
 import { dropReadIndexes, restoreReadIndexes } from "../store/catch-up-indexes.ts";
 import { type Db, openWriter } from "../store/db.ts";
+import { createWalGuard } from "../store/wal-guard.ts";
 import { createWriteStore } from "../store/write-store.ts";
 import { AbandonedError } from "./apply.ts";
 import { createBalanceSnapshots } from "./balance-snapshots.ts";
+import { fingerprintOf, isRefusal, RETRY_BASE_MS, retryDelayMs, type Trouble } from "./healing.ts";
 import { createIngestor } from "./ingestor.ts";
 import type { IngestWorkerCommand, IngestWorkerData, IngestWorkerMessage } from "./messages.ts";
+import { DEFAULT_SETTLE_MS } from "./settle.ts";
 import { loadSignatureCheck } from "./signature-check.ts";
 import { describeStop } from "./stop-reason.ts";
 import { watchDirectory } from "./watcher.ts";
@@ -54,12 +57,14 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
   // The writer's page cache is resident memory: 16 MB holds the hot index pages of a catch-up; colder pages come
   // back from the operating system's file cache, which the process does not pay for.
   db.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
-  post({ type: "db-ready" });
 
   let files = 0;
   let transactions = 0;
   let newestPlanned: string | null = null;
   const store = createWriteStore(db);
+  const walGuard = createWalGuard(db, data.dbPath, {
+    ...(data.walLimitBytes === undefined ? {} : { limitBytes: data.walLimitBytes }),
+  });
   const snapshots = createBalanceSnapshots(
     data.balanceFiles ?? [],
     store,
@@ -89,8 +94,8 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     blocksDir: data.blocksDir ?? null,
     store,
     waitSignatures: data.waitSignatures,
-    // A file a writer has not touched for several polls is complete (its size would not change between looks).
-    quietMs: Math.max(1000, 4 * data.pollMs),
+    ...(data.settleMs === undefined ? {} : { settleMs: data.settleMs }),
+    minFullListMs: data.pollMs,
     // Readers (serve) should see a catch-up progress every second; a one-shot ingest has none.
     commitMs: data.follow ? 1000 : Number.POSITIVE_INFINITY,
     ...(data.commitTransactions === undefined ? {} : { commitTransactions: data.commitTransactions }),
@@ -135,6 +140,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
       });
       // Comparisons with later balance snapshots wait until the pass is done (see pass): never between commits.
       snapshots.committed();
+      walGuard.committed();
     },
   });
 
@@ -158,29 +164,62 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     for (const watcher of watchers) void watcher.close();
   };
 
+  /** Why the last pass failed, while it has not succeeded since (null: healthy). */
+  let trouble: Trouble | null = null;
+  const retryBaseMs = data.retryMs ?? RETRY_BASE_MS;
+  const folders = [data.recordsDir, data.blocksDir ?? null, data.balancesDir];
+
   /**
-   * Runs a pass, or work outside one: a failure stops ingestion with its reason; a file abandoned because a stop
-   * was asked for is not a failure (it rolled back whole).
+   * A pass (or work outside one) failed. A one-shot ingest stops there. Following, the worker keeps watching: a
+   * transient failure is tried again with backoff, a refused file once it changes. One error line per stop; the
+   * attempts after the first are logged at debug level.
    */
-  const guard = (work: () => void): void => {
+  const troubled = (error: unknown): void => {
+    const stop = describeStop(error);
+    const refusal = isRefusal(error);
+    const same = trouble !== null && trouble.reason === stop.reason;
+    if (!same) log.error({ file: stop.file, reason: stop.reason }, "ingestion stopped");
+    if (!data.follow) {
+      post({ type: "stopped", file: stop.file, reason: stop.reason });
+      halt();
+      return;
+    }
+    if (refusal) {
+      trouble = { kind: "refused", ...stop, fingerprint: fingerprintOf(stop.file, folders) };
+      if (!same) post({ type: "stopped", file: stop.file, reason: stop.reason });
+      return;
+    }
+    const attempts = trouble?.kind === "transient" ? trouble.attempts + 1 : 1;
+    const delayMs = retryDelayMs(attempts, retryBaseMs);
+    trouble = { kind: "transient", ...stop, attempts, retryAtMs: Date.now() + delayMs };
+    if (same) log.debug({ attempts, retryInMs: delayMs }, "ingestion still failing");
+    post({ type: "retrying", file: stop.file, reason: stop.reason, attempts, retryInMs: delayMs });
+  };
+
+  /**
+   * Runs a pass, or work outside one: true when it succeeded. A file abandoned because a stop was asked for is not
+   * a failure (it rolled back whole).
+   */
+  const guard = (work: () => void): boolean => {
     try {
       work();
+      return true;
     } catch (error) {
       if (error instanceof AbandonedError) {
         log.info({ file: error.file }, "stopping: rolled back the file being applied");
-        return;
+        return false;
       }
-      const stop = describeStop(error);
-      log.error({ file: stop.file, reason: stop.reason }, "ingestion stopped");
-      post({ type: "stopped", file: stop.file, reason: stop.reason });
-      halt();
+      troubled(error);
+      return false;
     }
   };
 
-  /** Applies everything ready; on a fatal file, reports it once and stops following the directory. */
+  let caughtUp = false;
+
+  /** Applies everything ready; reports a failure once (see `troubled`), and a recovery. */
   const pass = (): void => {
     if (halted) return;
-    guard(() => {
+    const ok = guard(() => {
       while (!stopRequested() && ingestor.ingestReady().length > 0) {
         // keep going: applying files takes time, and more may have become complete meanwhile
       }
@@ -188,7 +227,29 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
       // snapshot is not on the path of applying files.
       if (!stopRequested()) snapshots.checkUpTo(indexedEnd());
     });
+    if (!ok || trouble === null) return;
+    log.info({ file: trouble.file, after: trouble.reason }, "ingestion resumed");
+    trouble = null;
+    post({ type: "resumed" });
+    if (!caughtUp && started) {
+      caughtUp = true;
+      post({ type: "caught-up", files, transactions });
+    }
   };
+
+  /** A poll or a file event: a pass, unless a failure is waiting for its retry time or for its file to change. */
+  const tick = (): void => {
+    if (halted || trouble === null) {
+      pass();
+      return;
+    }
+    if (trouble.kind === "transient" ? Date.now() >= trouble.retryAtMs : changed(trouble)) {
+      log.info({ file: trouble.file }, "trying again");
+      pass();
+    }
+  };
+  const changed = (refused: Trouble & { kind: "refused" }): boolean =>
+    fingerprintOf(refused.file, folders) !== refused.fingerprint;
 
   let scheduled = false;
   const schedulePass = (): void => {
@@ -196,7 +257,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     scheduled = true;
     setTimeout(() => {
       scheduled = false;
-      pass();
+      tick();
     }, 25);
   };
 
@@ -218,30 +279,60 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
   // they must be there before anyone reads: every start restores them.
   const dropIndexes = !data.follow && backlogWorthDroppingIndexes();
 
+  /** Set once the first passes of start are done: a recovery after that may complete the catch-up. */
+  let started = false;
+
   const start = async (): Promise<void> => {
-    if (dropIndexes) dropReadIndexes(db);
-    else restoreReadIndexes(db);
+    try {
+      if (dropIndexes) dropReadIndexes(db);
+      else restoreReadIndexes(db);
+    } catch (error) {
+      // Start-up fails naming why (a full disk, say): serving without the indexes is not an option.
+      post({ type: "db-failed", reason: `cannot build the read indexes: ${(error as Error).message}` });
+      finish();
+      return;
+    }
+    // Readers open the index on this message: only once the read indexes are there (a one-shot ingest that was
+    // interrupted left them dropped), so that no query ever runs without them.
+    post({ type: "db-ready" });
     // A resumed index reports its snapshots again (their files are read again anyway to be checked).
     guard(() => {
       snapshots.announce();
       snapshots.checkUpTo(indexedEnd());
     });
     pass();
-    if (!data.waitSignatures && !halted && !stopRequested() && ingestor.pendingFiles() > 0) {
-      // Without signatures a file written recently counts as complete only when its size is unchanged on a
-      // second look (files untouched for a while were applied on the first).
-      await new Promise((resolve) => setTimeout(resolve, data.pollMs));
+    if (!data.waitSignatures && trouble === null && !stopRequested() && ingestor.pendingFiles() > 0) {
+      // Without signatures a file written recently counts as complete only once it has looked the same for the
+      // quiet period (files untouched for that long were applied on the first look).
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(data.pollMs, data.settleMs ?? DEFAULT_SETTLE_MS)),
+      );
       pass();
     }
+    started = true;
     if (halted || stopRequested()) return;
     if (dropIndexes && db.open) restoreReadIndexes(db);
-    post({ type: "caught-up", files, transactions });
+    if (trouble === null) {
+      caughtUp = true;
+      post({ type: "caught-up", files, transactions });
+    }
     if (data.follow) {
       // A bucket's nested folders are found by polling; a node's flat block folder also by events.
+      // Record file events also tell the ingestor which names appeared, so that it lists the folder in full only
+      // now and then (record-folder.ts).
       watchers = [data.recordsDir, data.blocksDir ?? null]
         .filter((dir): dir is string => dir !== null)
-        .map((dir) => watchDirectory(dir, schedulePass, log));
-      timer = setInterval(pass, data.pollMs);
+        .map((dir) =>
+          watchDirectory(
+            dir,
+            (name) => {
+              if (dir === data.recordsDir) ingestor.noted(name);
+              schedulePass();
+            },
+            log,
+          ),
+        );
+      timer = setInterval(tick, data.pollMs);
     }
   };
 

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CorruptFileError } from "../errors.ts";
@@ -24,6 +24,8 @@ import { type BlockReader, createBlockReader } from "./block-reader.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord } from "./decode.ts";
 import { type DirEntry, isRecordFile, readyRecordFiles, signatureNameOf, streamOrderKey } from "./files.ts";
 import { readRecordSidecars, type SidecarMode } from "./sidecars.ts";
+import { createRecordFolder, type FolderFs, type RecordFolder } from "./record-folder.ts";
+import { DEFAULT_SETTLE_MS, type Look, nextLooks } from "./settle.ts";
 
 /** Checks a record file against its signature file before it is applied (see `--verify-signatures`). */
 export type SignatureCheck = (file: RecordFile, signatureBytes: Uint8Array, signatureName: string) => void;
@@ -64,10 +66,20 @@ export type IngestorOptions = {
   /** The same for a block stream block: its first transaction (if any), number and previous hash. */
   beforeFirstBlock?: (first: DecodedItem | undefined, blockNumber: bigint, previousHash: Uint8Array) => void;
   /**
-   * Without signatures, a file untouched for this long counts as complete on the first look (default one
-   * second; the worker passes its poll interval). Younger files wait for a second look at the same size.
+   * Without signatures (or `.mf` markers), a file is complete once its size and modification time have stayed
+   * the same for this long, in ms (default `DEFAULT_SETTLE_MS`; `--settle-ms`).
    */
-  quietMs?: number;
+  settleMs?: number;
+  /** The clock the quiet period is measured on, in ms (default `Date.now`; tests pass their own). */
+  now?: () => number;
+  /** The record folder's file-system calls (tests count them; default the real ones). */
+  folderFs?: FolderFs;
+  /**
+   * The record folder is listed in full at the first look, then at intervals doubling from `minFullListMs`
+   * (default 250) up to `maxFullListMs` (default 60 s); file events (`noted`) fill in between.
+   */
+  minFullListMs?: number;
+  maxFullListMs?: number;
   /** The most bytes a record file may hold, on disk or decompressed (default `MAX_DECOMPRESSED_BYTES`). */
   maxFileBytes?: number;
   /**
@@ -96,6 +108,8 @@ export type Ingestor = {
   /** How many record files after the tip the folder holds now, complete or not. */
   pendingFiles(): number;
   tip(): ChainTip | null;
+  /** A file event in the record folder: `name` appeared or changed (the folder is listed in full only now and then). */
+  noted(name: string): void;
   /** Ends the block reader thread, if one was started. */
   close(): void;
 };
@@ -108,7 +122,6 @@ export type Ingestor = {
 export const GROUP_MAX_TRANSACTIONS = 20_000;
 /** The most blocks one pass plans (a bucket of years is walked a slice at a time). */
 const BLOCKS_PER_PASS = 1000;
-const DEFAULT_QUIET_MS = 1000;
 const GROUP_MAX_MS = 1000;
 
 export function createIngestor(options: IngestorOptions): Ingestor {
@@ -128,38 +141,46 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     }
   }
   let tip = readCursor(store);
-  let previousSizes = new Map<string, number>();
+  const now = options.now ?? Date.now;
+  const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
+  let recordLooks = new Map<string, Look>();
 
   const blocksDir = options.blocksDir ?? null;
-  let previousBlockSizes = new Map<string, number>();
+  let blockLooks = new Map<string, Look>();
   /** Once a block is indexed the stream has moved to blocks: record files are not read any more. */
   const onBlocks = () => tip !== null && tip.version === BLOCK_STREAM_VERSION;
 
-  function listDir(dir: string): DirEntry[] {
-    const after = tip === null ? null : streamOrderKey(tip.name);
-    const entries: DirEntry[] = [];
-    for (const dirent of readdirSync(dir, { withFileTypes: true })) {
-      if (!dirent.isFile()) continue;
-      // Sizes matter only for record files not applied yet, and only when completeness is judged by a stable
-      // size: a folder of 50,000 applied files must not cost 50,000 stats per look.
-      const pending =
-        !options.waitSignatures &&
-        isRecordFile(dirent.name) &&
-        (after === null || streamOrderKey(dirent.name) > after);
-      entries.push(pending ? statEntry(dir, dirent.name) : { name: dirent.name, size: 0 });
-    }
-    return entries;
+  const recordFolder =
+    dir === null
+      ? null
+      : createRecordFolder(dir, {
+          now,
+          ...(options.folderFs === undefined ? {} : { fs: options.folderFs }),
+          ...(options.minFullListMs === undefined ? {} : { minFullListMs: options.minFullListMs }),
+          ...(options.maxFullListMs === undefined ? {} : { maxFullListMs: options.maxFullListMs }),
+        });
+
+  /** The record folder's files after the tip (sizes only when completeness is judged by a stable size). */
+  function listDir(folder: RecordFolder): DirEntry[] {
+    return folder.after(tip?.name ?? null, !options.waitSignatures);
   }
 
   function ready(entries: DirEntry[]): DirEntry[] {
     if (options.waitSignatures) return readyRecordFiles(entries, tip?.name ?? null, { mode: "signature" });
+    const nowMs = now();
     const result = readyRecordFiles(entries, tip?.name ?? null, {
       mode: "stable-size",
-      previousSizes,
-      nowMs: Date.now(),
-      quietMs: options.quietMs ?? DEFAULT_QUIET_MS,
+      looks: recordLooks,
+      nowMs,
+      settleMs,
     });
-    previousSizes = new Map(entries.map((e) => [e.name, e.size]));
+    recordLooks = nextLooks(
+      entries
+        .filter((e) => e.size !== 0)
+        .map((e) => ({ key: e.name, size: e.size, modifiedMs: e.modifiedMs })),
+      recordLooks,
+      nowMs,
+    );
     return result;
   }
 
@@ -261,15 +282,17 @@ export function createIngestor(options: IngestorOptions): Ingestor {
   function readyBlockPaths(dir: string): { ready: string[]; lowest: bigint | null } {
     const from = tip === null ? 0n : tip.blockNumber + 1n;
     const entries = listBlocks(dir, from, BLOCKS_PER_PASS, !options.waitSignatures);
+    const nowMs = now();
     const ready = options.waitSignatures
       ? readyBlocks(entries, { mode: "marker" })
-      : readyBlocks(entries, {
-          mode: "stable-size",
-          previousSizes: previousBlockSizes,
-          nowMs: Date.now(),
-          quietMs: options.quietMs ?? DEFAULT_QUIET_MS,
-        });
-    if (!options.waitSignatures) previousBlockSizes = new Map(entries.map((e) => [e.path, e.size]));
+      : readyBlocks(entries, { mode: "stable-size", looks: blockLooks, nowMs, settleMs });
+    if (!options.waitSignatures) {
+      blockLooks = nextLooks(
+        entries.map((e) => ({ key: e.path, size: e.size, modifiedMs: e.modifiedMs })),
+        blockLooks,
+        nowMs,
+      );
+    }
     return { ready: ready.map((e) => e.path), lowest: entries[0]?.number ?? null };
   }
 
@@ -371,45 +394,88 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     return applied;
   }
 
+  /**
+   * Whether a file that did not read was still being written: it changed since the look that found it settled.
+   * It is not corrupt, then: its quiet period starts again and it is read once it has settled.
+   */
+  function changedSinceLook(error: unknown): boolean {
+    if (options.waitSignatures || !(error instanceof CorruptFileError)) return false;
+    const looks = recordLooks.has(error.file) ? recordLooks : blockLooks;
+    const folder = looks === recordLooks ? dir : blocksDir;
+    const look = looks.get(error.file);
+    if (look === undefined || folder === null) return false;
+    const current = statEntry(folder, error.file);
+    if (current.size === look.size && current.modifiedMs === look.modifiedMs) return false;
+    looks.delete(error.file);
+    log.info({ file: error.file }, "a file changed while it was read: waiting for it to settle");
+    return true;
+  }
+
+  /** Runs `apply`, adding what it applied to `applied`; false when it met a file still being written. */
+  function settledApply(applied: AppliedFile[], apply: () => AppliedFile[]): boolean {
+    try {
+      applied.push(...apply());
+      return true;
+    } catch (error) {
+      if (changedSinceLook(error)) return false;
+      throw error;
+    }
+  }
+
+  /** One look at the folders: applies, in order, every file complete now (see `Ingestor.ingestReady`). */
+  function ingestReadyNow(): AppliedFile[] {
+    const applied: AppliedFile[] = [];
+    if (dir !== null && recordFolder !== null && !onBlocks()) {
+      const entries = listDir(recordFolder);
+      const names = ready(entries).map((entry) => entry.name);
+      const pending = countPending(entries.map((entry) => entry.name));
+      // Blocks waiting behind the record files are left too, and the newest of them is the newest file.
+      const blocks = blocksDir === null ? null : blocksLeft(blocksDir, null);
+      if (names.length > 0) options.onPlanned?.(names, pending + (blocks?.count ?? 0), blocks?.newest);
+      if (!settledApply(applied, () => applyAll((name) => writeOne(dir, name), names))) return applied;
+      // Records first: blocks wait while a record file after the tip is still to come.
+      if (pending > names.length || options.shouldStop?.()) return applied;
+    }
+    if (blocksDir !== null) {
+      const { ready: paths, lowest } = readyBlockPaths(blocksDir);
+      const { count, newest } = blocksLeft(blocksDir, lowest);
+      // Reported on every look, also when no block is ready: the folder may hold blocks that cannot be taken yet.
+      if (paths.length > 0 || newest?.name !== reportedNewest || count !== reportedCount) {
+        reportedNewest = newest?.name;
+        reportedCount = count;
+        options.onPlanned?.(
+          paths.map((path) => blockDisplayName(path, blockNumberOf(path))),
+          count,
+          newest,
+        );
+      }
+      if (paths.length > 0) readerOf(blocksDir).plan(paths);
+      settledApply(applied, () => applyAll((path) => writeBlock(blocksDir, path), paths));
+    }
+    return applied;
+  }
+
   return {
     ingestReady() {
-      const applied: AppliedFile[] = [];
-      if (dir !== null && !onBlocks()) {
-        const entries = listDir(dir);
-        const names = ready(entries).map((entry) => entry.name);
-        const pending = countPending(entries.map((entry) => entry.name));
-        // Blocks waiting behind the record files are left too, and the newest of them is the newest file.
-        const blocks = blocksDir === null ? null : blocksLeft(blocksDir, null);
-        if (names.length > 0) options.onPlanned?.(names, pending + (blocks?.count ?? 0), blocks?.newest);
-        applied.push(...applyAll((name) => writeOne(dir, name), names));
-        // Records first: blocks wait while a record file after the tip is still to come.
-        if (pending > names.length || options.shouldStop?.()) return applied;
+      try {
+        return ingestReadyNow();
+      } catch (error) {
+        // Whatever failed (a file gone, the folder away), the next look lists the folder in full again.
+        recordFolder?.relist();
+        throw error;
       }
-      if (blocksDir !== null) {
-        const { ready: paths, lowest } = readyBlockPaths(blocksDir);
-        const { count, newest } = blocksLeft(blocksDir, lowest);
-        // Reported on every look, also when no block is ready: the folder may hold blocks that cannot be taken yet.
-        if (paths.length > 0 || newest?.name !== reportedNewest || count !== reportedCount) {
-          reportedNewest = newest?.name;
-          reportedCount = count;
-          options.onPlanned?.(
-            paths.map((path) => blockDisplayName(path, blockNumberOf(path))),
-            count,
-            newest,
-          );
-        }
-        if (paths.length > 0) readerOf(blocksDir).plan(paths);
-        applied.push(...applyAll((path) => writeBlock(blocksDir, path), paths));
-      }
-      return applied;
     },
     pendingFiles() {
-      const records = dir !== null && !onBlocks() ? countPending(readdirSync(dir)) : 0;
+      const records =
+        recordFolder !== null && !onBlocks() ? countPending(listDir(recordFolder).map((e) => e.name)) : 0;
       if (blocksDir === null) return records;
       const lowest = tip === null ? (listBlocks(blocksDir, 0n, 1, false)[0]?.number ?? null) : null;
       return records + blocksLeft(blocksDir, lowest).count;
     },
     tip: () => tip,
+    noted(name) {
+      recordFolder?.noted(name);
+    },
     close() {
       blockReader?.close();
     },

@@ -17,6 +17,12 @@ export type IngestWorkerData = {
   logFormat: LogFormat;
   /** How often to look for new files besides file-system events, in ms (events can be missed on some mounts). */
   pollMs: number;
+  /** Past this size the write-ahead log is checkpointed and started over (default 64 MiB; tests pass less). */
+  walLimitBytes?: number;
+  /** The first delay before a transient failure is tried again, in ms (default 1000, doubling to 60 s). */
+  retryMs?: number;
+  /** Without signatures: how long a file must look the same before it is complete, in ms (`--settle-ms`). */
+  settleMs?: number;
   /** Keep following the folder after the files present at start are applied (serve), or stop there (ingest). */
   follow: boolean;
   /**
@@ -63,7 +69,12 @@ export type IngestWorkerMessage =
    * when unread).
    */
   | { type: "planned"; files: number; oldest: string; newest: string; newestStartNs?: string }
+  /** A refused file (corrupt, out of chain, badly signed): looked at again once it changes. */
   | { type: "stopped"; file: string | null; reason: string }
+  /** A transient failure (I/O, full disk, failed commit): tried again in `retryInMs` (`attempts` so far). */
+  | { type: "retrying"; file: string | null; reason: string; attempts: number; retryInMs: number }
+  /** A pass succeeded after a stop or a transient failure. */
+  | { type: "resumed" }
   | { type: "balances-start"; source: string; consensusNs: string }
   | ({ type: "balances-checked" } & BalanceCheckMessage)
   /** A resumed index's earlier comparisons: totals, and the most recent ones, oldest first. */

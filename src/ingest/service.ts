@@ -18,7 +18,11 @@ export type CommitInfo = {
 
 export type CommitListener = (file: string, blockNumber: bigint, info: CommitInfo) => void;
 
-export type IngestState = "catching-up" | "ready" | "stopped";
+/**
+ * `retrying`: a transient failure is tried again with backoff; `stopped`: a refused file waits to be replaced
+ * (ingestion resumes by itself when it changes).
+ */
+export type IngestState = "catching-up" | "ready" | "retrying" | "stopped";
 
 /** One comparison of a later balance snapshot with the indexed balances. */
 export type BalanceCheck = {
@@ -62,6 +66,8 @@ export type IngestStatus = {
   newestStartNs: bigint | null;
   /** The oldest file a pass planned to apply since the last commit (null once one is committed). */
   oldestPendingFile: string | null;
+  /** While retrying: failed attempts so far, and the delay before the next one in ms. */
+  retry: { attempts: number; retryInMs: number } | null;
   /** Files that stopped ingestion or crashed the worker since start-up. */
   errors: number;
   balances: BalanceStatus;
@@ -135,6 +141,7 @@ export function startIngestService(
     lastConsensusStartNs: null,
     newestStartNs: null,
     oldestPendingFile: null,
+    retry: null,
     errors: 0,
     balances: { start: null, snapshotsChecked: 0, snapshotsDisagreeing: 0, recentChecks: [] },
   };
@@ -160,11 +167,13 @@ export function startIngestService(
   let exited = false;
   let stopping = false;
 
-  const stopWith = (file: string | null, reason: string) => {
-    if (status.state !== "stopped") status.errors += 1;
-    status.state = "stopped";
+  let caughtUp = false;
+  const stopWith = (file: string | null, reason: string, state: "stopped" | "retrying" = "stopped") => {
+    if (status.state !== state || status.reason !== reason) status.errors += 1;
+    status.state = state;
     status.file = file;
     status.reason = reason;
+    if (state === "stopped") status.retry = null;
     resolveSettled(null);
   };
 
@@ -218,11 +227,23 @@ export function startIngestService(
         break;
       }
       case "caught-up":
+        caughtUp = true;
         if (status.state === "catching-up") status.state = "ready";
         resolveSettled({ files: message.files, transactions: message.transactions });
         break;
       case "stopped":
         stopWith(message.file, message.reason);
+        break;
+      case "retrying":
+        stopWith(message.file, message.reason, "retrying");
+        status.retry = { attempts: message.attempts, retryInMs: message.retryInMs };
+        break;
+      case "resumed":
+        if (exited) break;
+        status.state = caughtUp ? "ready" : "catching-up";
+        status.file = null;
+        status.reason = null;
+        status.retry = null;
         break;
       case "balances-start":
         status.balances.start = { source: message.source, consensusNs: BigInt(message.consensusNs) };

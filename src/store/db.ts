@@ -97,6 +97,9 @@ export function openWriter(path: string, options: { durable: boolean }): Db {
   db.pragma("temp_store = MEMORY");
   // A larger checkpoint threshold than the default keeps checkpoints off the hot path during bulk replays.
   db.pragma("wal_autocheckpoint = 10000");
+  // Once a checkpoint starts the log over, the file is cut back to this size (wal-guard.ts keeps it from growing
+  // while readers never stop).
+  db.pragma("journal_size_limit = 67108864");
   migrate(db);
   return db;
 }

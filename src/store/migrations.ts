@@ -8,6 +8,7 @@ import { HOOKS_AND_REGISTERED_NODES_MIGRATIONS } from "./migrations/hooks-and-re
 import { READ_LAYOUT_MIGRATIONS, readLayoutRefusal } from "./migrations/read-layout.ts";
 import { READ_PATH_MIGRATIONS } from "./migrations/read-path.ts";
 import { SCHEDULES_MIGRATIONS } from "./migrations/schedules.ts";
+import { ROBUST_MIGRATIONS } from "./migrations/robust.ts";
 import { TOPIC_MESSAGES_MIGRATIONS } from "./migrations/topic-messages.ts";
 import { TRANSACTIONS_MIGRATIONS } from "./migrations/transactions.ts";
 
@@ -375,6 +376,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...HOOKS_AND_REGISTERED_NODES_MIGRATIONS,
   ...READ_LAYOUT_MIGRATIONS,
   ...CONTRACTS_MIGRATIONS,
+  ...ROBUST_MIGRATIONS,
 ].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 export function migrate(db: Db): void {

@@ -98,7 +98,12 @@ export function createTokenListQueries(
       // A name search starts from the trigram index (token_name, migration 0081) with every literal run of three
       // or more characters, in token order; the exact match decides. Patterns without such a run (`a_b`, `%%%`)
       // can only walk the tokens.
-      const terms = query.names.flatMap(literalRuns).filter((run) => [...run].length >= 3);
+      // FTS5 ends a phrase at a NUL character ("unterminated string"): runs are split there (the exact match
+      // below still decides, so splitting only widens what the index hands it).
+      const terms = query.names
+        .flatMap(literalRuns)
+        .flatMap((run) => run.split("\0"))
+        .filter((run) => [...run].length >= 3);
       const byName = terms.length > 0;
       const from = byName ? "token_name n JOIN token t ON t.id = n.rowid" : "token t";
       // Each run as an FTS5 phrase (quotes doubled), all of them required.

@@ -44,4 +44,10 @@ describe("GET /api/v1/tokens?name= under hostile patterns", () => {
     expect(await names("the%token")).toEqual([tokenId("The Quite Long")]);
     expect(await names("___")).toHaveLength(4);
   });
+
+  it("answers a name holding a NUL character with a normal list, not 500 (FTS5 phrases end at NUL)", async () => {
+    expect(await names("abc\u0000def")).toEqual([]);
+    expect(await names("The Quite\u0000Long")).toEqual([]);
+    expect(await names("\u0000\u0000\u0000")).toEqual([]);
+  });
 });

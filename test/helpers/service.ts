@@ -44,7 +44,12 @@ export async function startTestService(
     waitSignatures: true,
     verifySignatures: null,
     pollMs: 50,
+    // Fixture files are copied whole before the service starts: a short quiet period keeps starts quick.
+    settleMs: 100,
     listCacheMs: 1000,
+    // One read worker: each one loads the API's modules on start, the main cost of a test service; tests that
+    // exercise the pool ask for more.
+    readWorkers: 1,
     ...options,
   };
   const service = await startService(config, createLogger(config.logLevel), {}, extras);

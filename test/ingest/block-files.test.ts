@@ -17,16 +17,16 @@ describe("block file names", () => {
     expect(blockNumberOf("12.blk")).toBe(12n);
   });
 
-  it("name every block by its number in 36 digits with its file's suffix", () => {
-    const seven = `${"7".padStart(36, "0")}`;
-    expect(blockDisplayName(`${seven}.blk.zstd`, 7n)).toBe(`${seven}.blk.zstd`);
+  it("name every block by its number in 19 digits, .blk.zstd when compressed and .blk when not (BlockFile.getFilename)", () => {
+    const seven = "0000000000000000007";
+    expect(blockDisplayName(`${"7".padStart(36, "0")}.blk.zstd`, 7n)).toBe(`${seven}.blk.zstd`);
     expect(blockDisplayName("0000/0000/0000/0000/007.blk.zstd", 7n)).toBe(`${seven}.blk.zstd`);
+    expect(blockDisplayName(`${"7".padStart(36, "0")}.blk.gz`, 7n)).toBe(`${seven}.blk.zstd`);
     expect(blockDisplayName("0000/0000/0010/8273/182.blk.gz", 108273182n)).toBe(
-      `${"108273182".padStart(36, "0")}.blk.gz`,
+      "0000000000108273182.blk.zstd",
     );
-    expect(blockDisplayName("9223372036854775807.blk", 9223372036854775807n)).toBe(
-      `${"9223372036854775807".padStart(36, "0")}.blk`,
-    );
+    expect(blockDisplayName(`${"7".padStart(36, "0")}.blk`, 7n)).toBe(`${seven}.blk`);
+    expect(blockDisplayName("9223372036854775807.blk", 9223372036854775807n)).toBe("9223372036854775807.blk");
   });
 
   it("find the newest block of a flat folder and of a bucket, past an empty newest folder", () => {

@@ -81,7 +81,7 @@ describe("real blocks through the service", () => {
       count: 1,
       hapi_version: "0.73.0",
       hash: `0x${ROOT_7}`,
-      name: `${"7".padStart(36, "0")}.blk.zstd`,
+      name: "0000000000000000007.blk.zstd",
       previous_hash: `0x${FOOTER_PREVIOUS_7}`,
       size: statSync(join(REAL_BLOCKS, "007.blk.zstd")).size,
       gas_used: 0,
@@ -97,14 +97,14 @@ describe("real blocks through the service", () => {
     expect(running.ingest.status().state).toBe("ready");
     const response = await running.get("/api/v1/blocks/8");
     // Named as the mirror node names a block file it reads from a bucket: the number in 36 digits.
-    expect(response.body).toMatchObject({ number: 8, name: `${"8".padStart(36, "0")}.blk.zstd` });
+    expect(response.body).toMatchObject({ number: 8, name: "0000000000000000008.blk.zstd" });
   });
 
   it("stop at block 16, which does not follow block 8, and keep serving", async () => {
     const running = await serve(["007.blk.zstd", "008.blk.zstd", "016.blk.zstd"]);
     const status = running.ingest.status();
     expect(status.state).toBe("stopped");
-    expect(status.reason).toContain(`${"16".padStart(36, "0")}.blk.zstd: is block 16 but`);
+    expect(status.reason).toContain("0000000000000000016.blk.zstd: is block 16 but");
     expect(status.reason).toContain("expected block 9");
     const readiness = await running.get("/health/readiness");
     expect(readiness.status).toBe(503);

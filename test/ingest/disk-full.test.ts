@@ -4,7 +4,7 @@
  * Skipped where user and mount namespaces are not available.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateBulkStream } from "../../fixtures/writer/scenario/bulk.ts";
@@ -13,9 +13,20 @@ import { tempDir } from "../helpers/service.ts";
 
 const namespaces = spawnSync("unshare", ["-Urm", "true"]).status === 0;
 
-/** Runs a command with a tmpfs of `size` mounted at `dir` that only it (and its children) can see. */
-function onSmallTmpfs(dir: string, size: string): string[] {
-  return ["unshare", "-Urm", "sh", "-c", `mount -t tmpfs -o size=${size} tmpfs "$0" && exec "$@"`, dir];
+/**
+ * Runs a command with a tmpfs of `size` mounted at `dir` that only it (and its children) can see, most of it
+ * taken by a filler file; once `trigger` (a path outside the tmpfs) exists, the filler is removed: space freed.
+ */
+function onSmallTmpfs(dir: string, size: string, fillerKib: number, trigger: string): string[] {
+  const script = [
+    "set -e",
+    `mount -t tmpfs -o size=${size} tmpfs "$0"`,
+    `dd if=/dev/zero of="$0/filler" bs=1024 count=${fillerKib} 2>/dev/null`,
+    // Waits at most a minute for the test to say so, then frees the space.
+    `(i=0; while [ ! -e "${trigger}" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; rm -f "$0/filler") &`,
+    `exec "$@"`,
+  ].join("\n");
+  return ["unshare", "-Urm", "sh", "-c", script, dir];
 }
 
 type Readiness = { status: string; reason: string | null; balances: { start: unknown } };
@@ -37,12 +48,13 @@ describe.skipIf(!namespaces)("an index whose file system is full", () => {
   }, 120_000);
   afterAll(() => temp?.remove());
 
-  it("stops ingestion after one retry, says why in readiness and one log line, and keeps serving", async () => {
+  it("retries with backoff, says why in readiness and one log line, keeps serving, and heals once space is freed", async () => {
     const mount = join(temp.dir, "small");
     mkdirSync(mount);
+    const trigger = join(temp.dir, "free-space");
     const cli = startCli(
       ["serve", "--records", records, "--db", join(mount, "index.db"), "--port", "0", "--poll-ms", "50"],
-      { prefix: onSmallTmpfs(mount, "700k") },
+      { prefix: onSmallTmpfs(mount, "16m", 15_600, trigger) },
     );
     try {
       const base = `http://127.0.0.1:${await cli.port()}`;
@@ -57,17 +69,22 @@ describe.skipIf(!namespaces)("an index whose file system is full", () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(status).toBe(503);
-      expect(readiness?.status).toBe("stopped");
+      expect(readiness?.status).toBe("retrying");
       expect(readiness?.reason).toContain("database or disk is full");
       // The API still answers from what is indexed (nothing here).
       expect((await fetch(`${base}/api/v1/blocks`)).status).toBe(200);
       // The genesis start of the hbar balances was in the group that never committed.
       expect(readiness?.balances.start).toBeNull();
-      // Give a retry loop time to show itself, then count: one error line.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Retries (the first after a second) fail the same way: still one error line.
+      await cli.waitForLog((line) => line.msg === "trying again");
       const errors = cli.logs.filter((line) => (line.level as number) >= 50);
       expect(errors, JSON.stringify(errors)).toHaveLength(1);
       expect(errors[0]?.reason).toContain("database or disk is full");
+      // Space is freed: a later retry applies the files, readiness turns ready (main stayed stopped).
+      writeFileSync(trigger, "");
+      await cli.waitForLog((line) => line.msg === "ingestion resumed");
+      const ready = await fetch(`${base}/health/readiness`);
+      expect(((await ready.json()) as Readiness).status).toBe("ready");
       cli.child.kill("SIGTERM");
       expect(await cli.exited).toEqual({ code: 0, signal: null });
     } finally {

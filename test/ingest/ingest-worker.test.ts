@@ -4,6 +4,8 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { runIngestWorker } from "../../src/ingest/ingest-worker.ts";
 import type { IngestWorkerData, IngestWorkerMessage } from "../../src/ingest/messages.ts";
+import { dropReadIndexes } from "../../src/store/catch-up-indexes.ts";
+import { openWriter } from "../../src/store/db.ts";
 import { MAX_DECOMPRESSED_BYTES } from "../../src/streams/decompress.ts";
 import { expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
 import { tempDir } from "../helpers/service.ts";
@@ -81,5 +83,46 @@ describe("the ingest worker as a module (no thread spawned)", () => {
     port1.close();
     port2.close();
     expect(messages.map((m) => m.type)).toEqual(["db-failed"]);
+  });
+});
+
+describe("an index left without its read indexes (an interrupted one-shot catch-up)", () => {
+  it("gets them back before readers are told the index is ready", async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const dbPath = join(dir, "index.db");
+    // A first run indexes the stream, then the read-only indexes are dropped as a killed `ingest` leaves them.
+    const first = new MessageChannel();
+    const firstListener = listen(first.port2);
+    const done = runIngestWorker(workerData(fixtureStream("tokens"), dbPath), first.port1)!;
+    await done.started;
+    await firstListener.received("caught-up");
+    done.finish();
+    first.port2.close();
+    const writer = openWriter(dbPath, { durable: false });
+    dropReadIndexes(writer);
+    writer.close();
+
+    // The next start: what a reader would see at the moment db-ready is posted (checked synchronously).
+    const reader = new Database(dbPath, { readonly: true });
+    cleanups.push(() => reader.close());
+    const indexes = reader.prepare(
+      "SELECT count(*) AS n FROM sqlite_master WHERE type = 'index' AND name = ?",
+    );
+    let seenAtReady: unknown;
+    const posted: IngestWorkerMessage[] = [];
+    const port = {
+      postMessage(message: IngestWorkerMessage) {
+        posted.push(message);
+        if (message.type === "db-ready") seenAtReady = indexes.get("transaction_account_key");
+      },
+      on: () => port,
+      close() {},
+    };
+    const worker = runIngestWorker({ ...workerData(fixtureStream("tokens"), dbPath), follow: false }, port)!;
+    await worker.started;
+    worker.finish();
+    expect(posted.map((m) => m.type)).toContain("db-ready");
+    expect(seenAtReady).toEqual({ n: 1 });
   });
 });

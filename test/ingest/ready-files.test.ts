@@ -15,43 +15,55 @@ describe("which record files are complete without signatures", () => {
     ];
     const ready = readyRecordFiles(entries, null, {
       mode: "stable-size",
-      previousSizes: new Map(),
+      looks: new Map(),
       nowMs: now,
-      quietMs: 1000,
+      settleMs: 1000,
     });
     expect(ready.map((e) => e.name)).toEqual([A]);
   });
 
-  it("takes a recent file once its size is unchanged on a second look, never an empty one", () => {
+  it("takes a recent file once its size has been unchanged for the quiet period, never an empty one", () => {
     const entries = [
       { name: A, size: 10, modifiedMs: now },
       { name: B, size: 0, modifiedMs: now - 5000 },
     ];
-    const previousSizes = new Map([
-      [A, 10],
-      [B, 0],
+    // Both seen at these sizes a second ago.
+    const looks = new Map([
+      [A, { size: 10, modifiedMs: now, sinceMs: now - 1000 }],
+      [B, { size: 0, modifiedMs: now - 5000, sinceMs: now - 1000 }],
     ]);
     const ready = readyRecordFiles(entries, null, {
       mode: "stable-size",
-      previousSizes,
+      looks,
       nowMs: now,
-      quietMs: 1000,
+      settleMs: 1000,
     });
     expect(ready.map((e) => e.name)).toEqual([A]);
     const grown = readyRecordFiles([{ name: A, size: 12, modifiedMs: now }], null, {
       mode: "stable-size",
-      previousSizes,
+      looks,
       nowMs: now,
-      quietMs: 1000,
+      settleMs: 1000,
     });
     expect(grown).toEqual([]);
   });
 
-  it("without modification times, needs the second look", () => {
+  it("without modification times, needs a second look the quiet period after the first", () => {
     const ready = readyRecordFiles([{ name: A, size: 10 }], null, {
       mode: "stable-size",
-      previousSizes: new Map(),
+      looks: new Map(),
+      nowMs: now,
+      settleMs: 1000,
     });
     expect(ready).toEqual([]);
+    const soon = new Map([[A, { size: 10, modifiedMs: undefined, sinceMs: now - 999 }]]);
+    expect(
+      readyRecordFiles([{ name: A, size: 10 }], null, {
+        mode: "stable-size",
+        looks: soon,
+        nowMs: now,
+        settleMs: 1000,
+      }),
+    ).toEqual([]);
   });
 });

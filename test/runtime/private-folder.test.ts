@@ -2,7 +2,7 @@
  * The single executable's cache folder holds native code it loads: only a folder this user alone can write is
  * used, and the addon's bytes are checked right before loading. Real folders, real permissions.
  */
-import { chmodSync, chownSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ensurePrivateFolder, UnsafeCacheError, verifyFileBytes } from "../../src/runtime/private-folder.ts";
@@ -23,7 +23,16 @@ describe("the cache folder", () => {
   it("is created for this user alone, and an existing private one is used", () => {
     const dir = join(scratch(), "cache", "mirrorlite");
     ensurePrivateFolder(dir);
-    ensurePrivateFolder(dir);
+    const created = statSync(dir);
+    expect(created.isDirectory()).toBe(true);
+    // Only this user may read, write or enter it.
+    expect(created.mode & 0o777).toBe(0o700);
+    expect(created.uid).toBe(process.getuid?.());
+    // A private folder already there is used as it is (nothing thrown, nothing changed).
+    writeFileSync(join(dir, "kept"), "x");
+    expect(() => ensurePrivateFolder(dir)).not.toThrow();
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(readdirSync(dir)).toEqual(["kept"]);
   });
 
   it("is refused when group or others may write it", () => {

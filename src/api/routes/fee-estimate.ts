@@ -4,7 +4,7 @@ import { createFeeScheduleSource, type FeeScheduleSource } from "../fee-schedule
 import { javaBadRequest, javaError, parseJavaQuery } from "../java/index.ts";
 import { toJson } from "../json.ts";
 import { type FeeEstimateParams, readFeeEstimateParams } from "../params/fee-estimate.ts";
-import { BodyTooLargeError, readBody } from "../read-body.ts";
+import { BodyBudgetError, BodyTooLargeError, readBody } from "../read-body.ts";
 import { feeEstimateView } from "../views/fee-estimate.ts";
 import { definePost, javaAnswer, type PostStep } from "./route-table.ts";
 
@@ -40,6 +40,11 @@ export function feeEstimatePost(schedule: FeeScheduleSource = createFeeScheduleS
       try {
         body = await readBody(req, FEE_ESTIMATE_BODY_LIMIT);
       } catch (error) {
+        if (error instanceof BodyBudgetError) {
+          // The front holds as many bodies as it allows at once: refused at once, without reading this one.
+          res.setHeader("Connection", "close");
+          throw javaError(503, "Service Unavailable");
+        }
         if (!(error instanceof BodyTooLargeError)) throw javaBadRequest("Failed to read request");
         res.setHeader("Connection", "close");
         throw javaError(413, `Request body exceeds ${FEE_ESTIMATE_BODY_LIMIT} bytes`);

@@ -7,9 +7,10 @@ import { toJson } from "../json.ts";
 
 /**
  * Liveness: the process answers. Readiness: the files present at start are applied and ingestion is healthy;
- * otherwise 503 with what is going on (still catching up, or the file that stopped ingestion and why). With
- * `progress`, the body also carries the catch-up pace (the numbers of the "catching up" log line); with `grpc`, the
- * gRPC listener (its state, port and open subscriptions), when it is served.
+ * otherwise 503 with what is going on (still catching up, retrying a transient failure, or the refused file that
+ * stopped ingestion and why). docs/operating.md says what a supervisor should make of each. With `progress`, the
+ * body also carries the catch-up pace (the numbers of the "catching up" log line); with `grpc`, the gRPC listener
+ * (its state, port and open subscriptions), when it is served.
  */
 export function healthRoutes(
   status: () => IngestStatus,
@@ -30,6 +31,7 @@ export function healthRoutes(
       reason:
         s.state === "catching-up" ? "catching up: applying the record files present at start-up" : s.reason,
       file: s.file,
+      ...(s.retry === null ? {} : { retryAttempts: s.retry.attempts, retryInMs: s.retry.retryInMs }),
       lastBlock: s.lastBlock,
       lastFile: s.lastFile,
       ...(progress ? { progress: progress() } : {}),
