@@ -23,9 +23,9 @@ import { blockDisplayName, blockNumberOf, listBlocks, newestBlock, readyBlocks }
 import { type BlockReader, createBlockReader } from "./block-reader.ts";
 import { type DecodedItem, DecodeError, decodeBlockRecord } from "./decode.ts";
 import { type DirEntry, isRecordFile, readyRecordFiles, signatureNameOf, streamOrderKey } from "./files.ts";
-import { readRecordSidecars, type SidecarMode } from "./sidecars.ts";
 import { createRecordFolder, type FolderFs, type RecordFolder } from "./record-folder.ts";
 import { DEFAULT_SETTLE_MS, type Look, nextLooks } from "./settle.ts";
+import { readRecordSidecars, type SidecarMode } from "./sidecars.ts";
 
 /** Checks a record file against its signature file before it is applied (see `--verify-signatures`). */
 export type SignatureCheck = (file: RecordFile, signatureBytes: Uint8Array, signatureName: string) => void;

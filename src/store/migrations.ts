@@ -7,8 +7,8 @@ import { HARDENING_MIGRATIONS } from "./migrations/hardening.ts";
 import { HOOKS_AND_REGISTERED_NODES_MIGRATIONS } from "./migrations/hooks-and-registered-nodes.ts";
 import { READ_LAYOUT_MIGRATIONS, readLayoutRefusal } from "./migrations/read-layout.ts";
 import { READ_PATH_MIGRATIONS } from "./migrations/read-path.ts";
-import { SCHEDULES_MIGRATIONS } from "./migrations/schedules.ts";
 import { ROBUST_MIGRATIONS } from "./migrations/robust.ts";
+import { SCHEDULES_MIGRATIONS } from "./migrations/schedules.ts";
 import { TOPIC_MESSAGES_MIGRATIONS } from "./migrations/topic-messages.ts";
 import { TRANSACTIONS_MIGRATIONS } from "./migrations/transactions.ts";
 
