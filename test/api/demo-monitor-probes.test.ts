@@ -457,15 +457,96 @@ describe("the demo's schedules for the monitor's schedule probe", () => {
 });
 
 describe("the monitor's contract probes", () => {
-  // The demo has no contract yet: the lead adds contracts with results, logs and state once the contracts
-  // group lands. The probes: `/contracts?limit=2` (exactly two) and `/contracts/{greatest}`;
-  // `/contracts/results?limit=2`, `/contracts/{id}/results` and `/contracts/{id}/results/{timestamp}`;
-  // `/contracts/{id}/results/logs` and `/contracts/results/logs?limit=2` (exactly two); `/contracts/{id}/state`;
-  // `/contracts/results/{hash}` and `/contracts/results/{hash}/actions`; `POST /contracts/call`.
-  it.todo("lists two contracts and looks the greatest up");
-  it.todo("reads a contract's results, and one result by timestamp");
-  it.todo("reads a contract's logs and two logs of the whole ledger");
-  it.todo("reads a contract's state");
-  it.todo("reads a result and its actions by transaction hash");
-  it.todo("answers POST /contracts/call (the EVM is not served)");
+  const CONTRACT_FIELDS = [
+    "admin_key",
+    "auto_renew_account",
+    "contract_id",
+    "created_timestamp",
+    "evm_address",
+    "deleted",
+    "expiration_timestamp",
+    "file_id",
+    "memo",
+    "obtainer_id",
+    "permanent_removal",
+    "proxy_account_id",
+    "timestamp",
+  ];
+  const RESULT_FIELDS = ["address", "bloom", "contract_id", "from", "gas_limit", "hash", "timestamp", "to"];
+  const LOG_FIELDS = ["address", "bloom", "contract_id", "index", "topics"];
+
+  /** `/contracts?limit=2`: exactly two, the greatest of which the probes then ask about. */
+  async function greatestOfTwoContracts(): Promise<string> {
+    const contracts = await list("/contracts", { limit: 2 }, "contracts", 2);
+    expectFields(contracts[0], CONTRACT_FIELDS);
+    return maxString(contracts.map((c) => c.contract_id as string));
+  }
+
+  /** `/contracts/results?limit=2`: exactly two results. */
+  async function twoResults(): Promise<Json[]> {
+    const results = await list("/contracts/results", { limit: 2 }, "results", 2);
+    expectFields(results[0], RESULT_FIELDS);
+    return results;
+  }
+
+  it("lists two contracts and looks the greatest up", async () => {
+    const greatest = await greatestOfTwoContracts();
+    expect((await get(`/contracts/${greatest}`)).contract_id).toBe(greatest);
+  });
+
+  it("reads a contract's results, and one result by timestamp", async () => {
+    const evm = (await twoResults()).find((r) => r.bloom !== "0x");
+    expect(evm, "an EVM result among the newest two").toBeDefined();
+    const contractId = evm!.contract_id as string;
+    const results = await list(`/contracts/${contractId}/results`, {}, "results");
+    expectFields(results[0], RESULT_FIELDS);
+    const latest = maxString(results.map((r) => r.timestamp as string));
+    expectFields(await get(`/contracts/${contractId}/results/${latest}`), RESULT_FIELDS);
+  });
+
+  it("reads a contract's logs and two logs of the whole ledger", async () => {
+    const contractId = maxString((await twoResults()).map((r) => r.contract_id as string));
+    const own = await list(`/contracts/${contractId}/results/logs`, {}, "logs");
+    expectFields(own[0], LOG_FIELDS);
+    const logs = await list("/contracts/results/logs", { limit: 2 }, "logs", 2);
+    expectFields(logs[0], LOG_FIELDS);
+  });
+
+  it("reads a contract's state (the greatest contract: the factory's child, which stored a word)", async () => {
+    const greatest = await greatestOfTwoContracts();
+    const state = await list(`/contracts/${greatest}/state`, {}, "state");
+    expect(state.length).toBeGreaterThan(0);
+    expectFields(state[0], ["address", "contract_id", "timestamp", "slot", "value"]);
+  });
+
+  it("reads a result and its actions by transaction hash", async () => {
+    const results = await twoResults();
+    const evm = results.find((r) => r.result === "SUCCESS" && r.bloom !== "0x");
+    expect(evm, "a successful EVM result among the newest two").toBeDefined();
+    const hash = evm!.hash as string;
+    expectFields(await get(`/contracts/results/${hash}`), ["address", "failed_initcode", "hash", "logs"]);
+    const actions = await list(`/contracts/results/${hash}/actions`, {}, "actions");
+    expect(actions.length).toBeGreaterThan(0);
+    expectFields(actions[0], [
+      "call_depth",
+      "call_operation_type",
+      "call_type",
+      "caller",
+      "caller_type",
+      "from",
+      "gas",
+      "gas_used",
+      "index",
+      "recipient",
+      "recipient_type",
+      "result_data_type",
+      "timestamp",
+      "to",
+      "value",
+    ]);
+  });
+
+  // The monitor's call (when `contract.call` is on) asks the exchange-rate system contract 0x168, which the EVM
+  // here does not execute yet: it answers 501 rather than a wrong value (docs/evm.md).
+  it.todo("answers POST /contracts/call of the exchange-rate system contract 0x168");
 });
