@@ -1,6 +1,7 @@
 import { createEVM, type EVM, EVMError, type ExecResult } from "@ethereumjs/evm";
 import { Address, createZeroAddress } from "@ethereumjs/util";
 import { hederaCommon } from "./chain.ts";
+import { activeRate, exchangeRateResult } from "./exchange-rate.ts";
 import { IndexStateManager } from "./state-manager.ts";
 import { type StateView, WEIBARS_PER_TINYBAR } from "./state-view.ts";
 
@@ -35,12 +36,15 @@ export type CallOutcome =
 
 /**
  * The Hedera system contracts: token service (0x167), exchange rate (0x168), PRNG (0x169), account service
- * (0x16a) and schedule service (0x16b). Not executed here: a call reaching one ends the call as unsupported
- * (upstream's answer for a precompile it does not support) rather than answering a wrong value.
+ * (0x16a) and schedule service (0x16b). Only the exchange rate is executed here (`EXCHANGE_RATE_CONTRACT`); a call
+ * reaching any other ends the call as unsupported rather than answering a wrong value.
  */
 export const SYSTEM_CONTRACTS = [0x167, 0x168, 0x169, 0x16a, 0x16b].map(
   (num): `0x${string}` => `0x${num.toString(16).padStart(40, "0")}`,
 );
+
+/** The exchange-rate system contract, executed over the rates the index holds. */
+export const EXCHANGE_RATE_CONTRACT = SYSTEM_CONTRACTS[1]!;
 
 /** The most gas a call may ask (upstream's `maxGasLimit`). */
 export const MAX_GAS = 15_000_000n;
@@ -74,8 +78,11 @@ function failureStatus(error: EVMError): string {
   }
 }
 
-/** What the system-contract stubs report to the run in progress. */
-type RunContext = { systemContract: string | null };
+/**
+ * What the system contracts share with the run in progress: the stubs report the first one reached, and the
+ * exchange-rate contract reads the view and block of the run.
+ */
+type RunContext = { systemContract: string | null; view: StateView | null; nowSeconds: bigint };
 
 type ReusableEvm = { evm: EVM; context: RunContext };
 
@@ -87,10 +94,15 @@ const evms = new Map<bigint, Promise<ReusableEvm>>();
  * touched accounts) and transient storage, and the stub context cleared. Runs on one thread never overlap (a read
  * worker answers one job at a time, and an estimate runs its attempts one after another).
  */
-async function evmFor(chainId: bigint, stateManager: IndexStateManager): Promise<ReusableEvm> {
+async function evmFor(
+  chainId: bigint,
+  stateManager: IndexStateManager,
+  view: StateView,
+  block: BlockValues,
+): Promise<ReusableEvm> {
   let pending = evms.get(chainId);
   if (pending === undefined) {
-    const context: RunContext = { systemContract: null };
+    const context: RunContext = { systemContract: null, view: null, nowSeconds: 0n };
     const unsupported = (address: string) => (): ExecResult => {
       context.systemContract ??= address;
       return {
@@ -102,7 +114,17 @@ async function evmFor(chainId: bigint, stateManager: IndexStateManager): Promise
     pending = createEVM({
       common: hederaCommon(chainId),
       stateManager,
-      customPrecompiles: SYSTEM_CONTRACTS.map((address) => ({ address, function: unsupported(address) })),
+      customPrecompiles: SYSTEM_CONTRACTS.map((address) => ({
+        address,
+        function:
+          address === EXCHANGE_RATE_CONTRACT
+            ? ({ data, gasLimit }: { data: Uint8Array; gasLimit: bigint }) => {
+                const rates = context.view?.exchangeRates();
+                const rate = rates === undefined ? undefined : activeRate(rates, context.nowSeconds);
+                return exchangeRateResult(data, gasLimit, rate);
+              }
+            : unsupported(address),
+      })),
     }).then((evm) => ({ evm, context }));
     evms.set(chainId, pending);
   }
@@ -123,6 +145,9 @@ async function evmFor(chainId: bigint, stateManager: IndexStateManager): Promise
   mutable.journal = new Journal(stateManager, evm.common);
   mutable.transientStorage = new TransientStorage();
   reusable.context.systemContract = null;
+  reusable.context.view = view;
+  // The instant that picks the current or next rate: the block's timestamp, which the EVM shows as TIMESTAMP.
+  reusable.context.nowSeconds = block.timestamp;
   return reusable;
 }
 
@@ -140,7 +165,7 @@ async function runOnce(
     return { kind: "failure", status: "INSUFFICIENT_GAS", revertData: new Uint8Array(0), gasUsed: gasLimit };
   }
   const stateManager = new IndexStateManager(view);
-  const { evm, context } = await evmFor(chainId, stateManager);
+  const { evm, context } = await evmFor(chainId, stateManager, view, block);
   const caller = new Address(input.from);
   const to = input.to === null ? undefined : new Address(input.to);
   if (to !== undefined) {

@@ -1,5 +1,5 @@
 import { encodeEntityId } from "../ids.ts";
-import type { EvmStateQueries } from "../store/evm-state.ts";
+import type { EvmExchangeRates, EvmStateQueries } from "../store/evm-state.ts";
 import { addressHex, longZeroParts } from "./address.ts";
 
 /** Hedera keeps hbar in tinybars; the EVM sees weibars: 1 tinybar = 10^10 weibar (HIP-410). */
@@ -26,11 +26,14 @@ export type StateView = {
   account(address: Uint8Array): ViewAccount | undefined;
   /** A slot's 32-byte key → its value bytes (left-trimmed as stored; empty when zero or never written). */
   storage(contractId: bigint, key: Uint8Array): Uint8Array;
+  /** File 0.0.112's current and next rates at the view's instant (undefined when the index has none). */
+  exchangeRates(): EvmExchangeRates | undefined;
 };
 
 export function createStateView(queries: EvmStateQueries, atNs: bigint): StateView {
   const accounts = new Map<string, ViewAccount | undefined>();
   const slots = new Map<string, Uint8Array>();
+  let rates: { value: EvmExchangeRates | undefined } | undefined;
 
   const resolve = (address: Uint8Array): ViewAccount | undefined => {
     let id: bigint | null = null;
@@ -68,6 +71,10 @@ export function createStateView(queries: EvmStateQueries, atNs: bigint): StateVi
         slots.set(memo, value);
       }
       return value;
+    },
+    exchangeRates() {
+      rates ??= { value: queries.exchangeRatesAt(atNs) };
+      return rates.value;
     },
   };
 }

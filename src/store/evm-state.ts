@@ -1,5 +1,27 @@
+import { encodeEntityId } from "../ids.ts";
+import { toBigInt } from "../streams/long.ts";
+import type { proto } from "../streams/proto.ts";
+import { parseExchangeRateSet } from "../streams/system-file-contents.ts";
 import type { Db } from "./db.ts";
 import { createHbarQueries } from "./hbar-balances.ts";
+import { createSystemFileQueries } from "./system-files.ts";
+
+/** One rate of file 0.0.112: `hbarEquiv` hbars are worth `centEquiv` cents until `expirationSeconds`. */
+export type EvmExchangeRate = { hbarEquiv: bigint; centEquiv: bigint; expirationSeconds: bigint };
+
+/** The current and next rates of file 0.0.112 as one version held them. */
+export type EvmExchangeRates = { current: EvmExchangeRate; next: EvmExchangeRate };
+
+const EXCHANGE_RATE_FILE = encodeEntityId(0n, 0n, 112n);
+
+/** An absent rate reads as zeros, as Java's default instance does. */
+function evmRate(rate: proto.IExchangeRate | null | undefined): EvmExchangeRate {
+  return {
+    hbarEquiv: BigInt(rate?.hbarEquiv ?? 0),
+    centEquiv: BigInt(rate?.centEquiv ?? 0),
+    expirationSeconds: toBigInt(rate?.expirationTime?.seconds),
+  };
+}
 
 /** An account or contract as it stood at one instant, as the EVM sees it (before unit conversion). */
 export type EvmEntityRow = {
@@ -40,6 +62,11 @@ export type EvmStateQueries = {
   block(number: bigint): EvmBlockRow | undefined;
   latestBlock(): EvmBlockRow | undefined;
   earliestBlock(): EvmBlockRow | undefined;
+  /**
+   * File 0.0.112 as of `atNs`, rebuilt as `GET /network/exchangerate?timestamp=lte:atNs` does (the same system-file
+   * lookup); undefined when the index holds no version by then.
+   */
+  exchangeRatesAt(atNs: bigint): EvmExchangeRates | undefined;
 };
 
 type EntityRow = {
@@ -90,6 +117,7 @@ export function createEvmStateQueries(db: Db): EvmStateQueries {
     `SELECT ${BLOCK_COLUMNS} FROM record_file WHERE number = (SELECT min(number) FROM record_file)`,
   );
   const hbar = createHbarQueries(db);
+  const systemFiles = createSystemFileQueries(db);
 
   const toBlock = (row: BlockRow | undefined): EvmBlockRow | undefined =>
     row === undefined
@@ -123,5 +151,11 @@ export function createEvmStateQueries(db: Db): EvmStateQueries {
     block: (number) => toBlock(blockByNumber.get(number)),
     latestBlock: () => toBlock(latest.get()),
     earliestBlock: () => toBlock(earliest.get()),
+    exchangeRatesAt(atNs) {
+      const bounds = { lowerNs: 0n, upperNs: atNs };
+      const file = systemFiles.parseSystemFileAsOf(EXCHANGE_RATE_FILE, bounds, parseExchangeRateSet);
+      if (file === undefined) return undefined;
+      return { current: evmRate(file.value.currentRate), next: evmRate(file.value.nextRate) };
+    },
   };
 }

@@ -546,7 +546,18 @@ describe("the monitor's contract probes", () => {
     ]);
   });
 
-  // The monitor's call (when `contract.call` is on) asks the exchange-rate system contract 0x168, which the EVM
-  // here does not execute yet: it answers 501 rather than a wrong value (docs/evm.md).
-  it.todo("answers POST /contracts/call of the exchange-rate system contract 0x168");
+  // The monitor's call (when `contract.call` is on) asks the exchange-rate system contract 0x168 to convert 100
+  // tinycents; it needs 200 and a `result` (the value itself is checked in test/evm/exchange-rate.test.ts).
+  it("answers POST /contracts/call of the exchange-rate system contract 0x168", async () => {
+    const path = "/api/v1/contracts/call";
+    const response = await fetch(scenario.service.baseUrl + path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"block":"latest","data":"0x2e3cff6a0000000000000000000000000000000000000000000000000000000000000064","estimate":false,"gas":15000000,"gasPrice":100000000,"to":"0x0000000000000000000000000000000000000168"}',
+    });
+    const body = (await response.json()) as Json;
+    expect(response.status, JSON.stringify(body)).toBe(200);
+    validateResponse({ path, method: "post", status: 200, body });
+    expect(body.result).toMatch(/^0x[0-9a-f]{64}$/);
+  });
 });
