@@ -29,7 +29,9 @@ function dump(dbFile: string): Record<string, unknown[]> {
       }
       const columns = (
         db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]
-      ).join(", ");
+      )
+        .map((column) => `"${column}"`)
+        .join(", ");
       result[table] = db.prepare(`SELECT * FROM "${table}" ORDER BY ${columns}`).raw().all();
     }
     return result;

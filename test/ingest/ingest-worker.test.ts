@@ -114,7 +114,7 @@ describe("an index left without its read indexes (an interrupted one-shot catch-
     const port = {
       postMessage(message: IngestWorkerMessage) {
         posted.push(message);
-        if (message.type === "db-ready") seenAtReady = indexes.get("transaction_account_key");
+        if (message.type === "db-ready") seenAtReady = indexes.get("transaction_id");
       },
       on: () => port,
       close() {},

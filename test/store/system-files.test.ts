@@ -47,11 +47,11 @@ describe("system files of the network scenario", () => {
   const { store } = ingested(fixtureStream("network"));
   const ledger = expectedLedger("network");
 
-  it("keeps files numbered below 1000 only", () => {
+  it("keeps every file's contents with its time: system files and, since the contracts group, user files (bytecode, offloaded call data)", () => {
     const file150 = store().systemFiles.fileAsOf(fileId(150n), ALL);
     expect(Buffer.from(file150!.bytes).toString()).toBe("system file one fifty");
     expect(file150!.consensusNs).toBe(ns(stepTime(ledger, "file-150")));
-    expect(store().systemFiles.fileAsOf(fileId(1001n), ALL)).toBeUndefined();
+    expect(store().systemFiles.fileAsOf(fileId(1001n), ALL)).toBeDefined();
   });
 
   it("concatenates the update and its appends; the file's time is the last part's", () => {
