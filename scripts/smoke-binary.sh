@@ -74,7 +74,8 @@ run() {
   pid=$!
   local port="" url=""
   for _ in $(seq 1 300); do
-    port="$(grep -o '"port":[0-9]*' "$work/$name.log" | head -1 | cut -d: -f2 || true)"
+    # The HTTP port from the "serving the mirror node API" line (the gRPC listener logs a port of its own first).
+    port="$(grep '"serving the mirror node API"' "$work/$name.log" | grep -o '"port":[0-9]*' | head -1 | cut -d: -f2 || true)"
     if [[ -n "$port" ]] && curl -sf "http://127.0.0.1:$port/health/readiness" >/dev/null; then break; fi
     if ! kill -0 "$pid" 2>/dev/null; then
       echo "smoke($name): exited before becoming ready" >&2
