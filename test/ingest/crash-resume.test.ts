@@ -27,9 +27,7 @@ function dump(dbFile: string): Record<string, unknown[]> {
         result[table] = db.prepare(`SELECT rowid FROM "${table}" ORDER BY rowid`).raw().all();
         continue;
       }
-      const columns = (
-        db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]
-      )
+      const columns = (db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[])
         .map((column) => `"${column}"`)
         .join(", ");
       result[table] = db.prepare(`SELECT * FROM "${table}" ORDER BY ${columns}`).raw().all();
