@@ -11,7 +11,6 @@
 import { formatEntityId } from "../../ids.ts";
 import type { AccountRef } from "../../store/account-lookup.ts";
 import type { RangeBound, RangeOp } from "../../store/range-bounds.ts";
-import type { ReadStore } from "../../store/read-store.ts";
 import {
   adjustedLower,
   adjustedUpper,
@@ -25,7 +24,8 @@ import {
   readJavaOrder,
   readRangeParams,
 } from "../java/account-lists.ts";
-import { javaBadRequest, javaNotFound } from "../java/errors.ts";
+import { lookupJavaAccount, pathOfUrl } from "../java/entity-lookup.ts";
+import { javaBadRequest } from "../java/errors.ts";
 import { javaSortedNextLink } from "../java/links.ts";
 import type { Order } from "../java/params.ts";
 import { type JavaQuery, parseJavaQuery } from "../java/query.ts";
@@ -35,20 +35,6 @@ import { defineRoute, javaAnswer, type RouteDef } from "./route-table.ts";
 
 const ACCOUNT = "/api/v1/accounts/{idOrAliasOrEvmAddress}";
 const JAVA_MAX_AGE = 1;
-
-/** Upstream `EntityService.lookup`: an ID as it is; an address or alias to its live entity, or 404. */
-function lookupAccount(store: ReadStore, ref: AccountRef): bigint {
-  const id =
-    ref.kind === "id"
-      ? ref.id
-      : ref.kind === "evm"
-        ? store.accounts.idByEvmAddress(ref.evmAddress)
-        : store.accounts.idByAlias(ref.alias);
-  if (id === null) throw javaNotFound("No account found for the given ID");
-  return id;
-}
-
-const pathOf = (url: string) => url.split("?", 1)[0] ?? url;
 
 type NftAllowancesRequest = {
   account: AccountRef;
@@ -141,10 +127,10 @@ function airdropRoute(outstanding: boolean): RouteDef {
       const serials = makeBound(serialParams, false, "serialnumber", "serial");
       const tokens = makeBound(tokenParams, false, "token.id", "token_id");
       const bounds = airdropBounds(entity, tokens, serials);
-      return { account, outstanding, bounds, order, limit, path: pathOf(url), query };
+      return { account, outstanding, bounds, order, limit, path: pathOfUrl(url), query };
     },
     answer: (store, request) => {
-      const accountId = lookupAccount(store, request.account);
+      const accountId = lookupJavaAccount(store, request.account);
       const rows = store.airdrops.listAirdrops({ ...request, accountId });
       const last = rows.at(-1);
       let next: string | null = null;
@@ -189,10 +175,10 @@ export function accountJavaListRoutes(): RouteDef[] {
         const tokens = makeBound(tokenParams, false, "token.id", "token_id");
         checkNftAllowanceBounds(accounts, tokens);
         const bounds = isEmptyBound(accounts) ? [] : [accounts, tokens];
-        return { account, owner, bounds, order, limit, path: pathOf(url), query };
+        return { account, owner, bounds, order, limit, path: pathOfUrl(url), query };
       },
       answer: (store, request) => {
-        const accountId = lookupAccount(store, request.account);
+        const accountId = lookupJavaAccount(store, request.account);
         const rows = store.allowances.listNftAllowances({ ...request, accountId, byOwner: request.owner });
         const last = rows.at(-1);
         let next: string | null = null;

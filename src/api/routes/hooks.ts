@@ -8,9 +8,8 @@
  * looked up: an unknown one simply has no hooks.
  */
 import { formatEntityId } from "../../ids.ts";
-import type { AccountRef } from "../../store/account-lookup.ts";
 import type { ReadStore } from "../../store/read-store.ts";
-import { javaNotFound } from "../java/errors.ts";
+import { lookupJavaAccount, pathOfUrl } from "../java/entity-lookup.ts";
 import {
   type HookStorageRequest,
   type HooksRequest,
@@ -26,20 +25,6 @@ import { defineRoute, javaAnswer, type RouteDef } from "./route-table.ts";
 const HOOKS = "/api/v1/accounts/{idOrAliasOrEvmAddress}/hooks";
 const HOOKS_MAX_AGE = 1;
 
-/** Upstream `EntityService.lookup`: an ID as it is; an address or alias to its live entity, or 404. */
-function ownerOf(store: ReadStore, ref: AccountRef): bigint {
-  const id =
-    ref.kind === "id"
-      ? ref.id
-      : ref.kind === "evm"
-        ? store.accounts.idByEvmAddress(ref.evmAddress)
-        : store.accounts.idByAlias(ref.alias);
-  if (id === null) throw javaNotFound("No account found for the given ID");
-  return id;
-}
-
-const pathOf = (url: string) => url.split("?", 1)[0] ?? url;
-
 type Paged<R> = R & { path: string; query: JavaQuery };
 
 export function hookRoutes(): RouteDef[] {
@@ -50,10 +35,14 @@ export function hookRoutes(): RouteDef[] {
       template: HOOKS,
       parse: ({ url, params }) => {
         const query = parseJavaQuery(url);
-        return { ...readHooksRequest(params.idOrAliasOrEvmAddress ?? "", query), path: pathOf(url), query };
+        return {
+          ...readHooksRequest(params.idOrAliasOrEvmAddress ?? "", query),
+          path: pathOfUrl(url),
+          query,
+        };
       },
       answer: (store, request) => {
-        const ownerId = ownerOf(store, request.owner);
+        const ownerId = lookupJavaAccount(store, request.owner);
         const rows = request.nothing
           ? []
           : store.hooks.listHooks(ownerId, request.ids, request.order, request.limit);
@@ -76,10 +65,10 @@ export function hookRoutes(): RouteDef[] {
           params.hookId ?? "",
           query,
         );
-        return { ...request, path: pathOf(url), query };
+        return { ...request, path: pathOfUrl(url), query };
       },
       answer: (store, request) => {
-        const ownerId = ownerOf(store, request.owner);
+        const ownerId = lookupJavaAccount(store, request.owner);
         const { hookId, order, limit, timestamps } = request;
         let rows: ReturnType<ReadStore["hooks"]["currentStorage"]> = [];
         if (!request.nothing && timestamps === null) {
