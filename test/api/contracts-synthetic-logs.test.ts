@@ -83,7 +83,8 @@ describe("synthetic token events", () => {
     // GOLD: alice -50000 → bob 20000, ivan 15000, carol 10000, dave 5000 (with SILVER alice → bob 3000 beside).
     const all = (await get(`/api/v1/contracts/0.0.${GOLD}/results/logs?order=asc&limit=5`)).logs as Log[];
     const transfer = all.filter((l) => l.timestamp === all[1]!.timestamp);
-    const ivanAddress = (ledger.accounts as Record<string, { evmAddress: string }>).ivan!.evmAddress;
+    const ivanAddress = (ledger.accounts as unknown as Record<string, { evmAddress: string }>).ivan!
+      .evmAddress;
     expect(events(transfer)).toEqual([
       [`0.0.${GOLD}`, TRANSFER, idWord(ALICE), idWord(BOB), word((20000).toString(16))],
       [`0.0.${GOLD}`, TRANSFER, idWord(ALICE), word(ivanAddress), word((15000).toString(16))],
