@@ -43,11 +43,15 @@ export function toJson(value: unknown): string {
   return out.length === 0 ? "{}" : `${out}}`;
 }
 
+const LONG_STRING = 64;
+
 /**
  * A string as `JSON.stringify` writes it: quotes alone when it has nothing to escape (control characters, `"`,
  * `\`, and surrogates, which JSON.stringify writes as escapes when they are unpaired).
  */
 export function quoteString(text: string): string {
+  // Past a few dozen characters (hex blobs, blooms) the native scan wins over this loop.
+  if (text.length > LONG_STRING) return JSON.stringify(text);
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text);

@@ -14,6 +14,7 @@ import { applyHookChanges } from "./handlers/hooks.ts";
 import { HANDLERS } from "./handlers/index.ts";
 import { applyRecordRelations } from "./handlers/record-relations.ts";
 import { applyScheduleExecution } from "./handlers/schedule.ts";
+import { applySyntheticLogs } from "./handlers/synthetic-logs.ts";
 import { indexTransaction } from "./handlers/transaction-index.ts";
 import { applyRecordTransfers } from "./handlers/transfers.ts";
 
@@ -196,6 +197,7 @@ function applyItem({ store, hapiVersion, item, parent, index, blockNumber, sidec
   if (item.successful && item.bodyCase !== undefined) HANDLERS[item.bodyCase]?.(ctx);
   applyScheduleExecution(ctx);
   applyHookChanges(ctx);
+  applySyntheticLogs(ctx, index);
   applyContractFacts(ctx, { index, blockNumber, sidecars: sidecars?.get(item.consensusNs) ?? [] });
   applyAccountFacts(ctx);
   applyRecordTransfers(ctx);

@@ -115,8 +115,8 @@ export const logIndexSpec: ParamSpec<number> = {
 
 /**
  * `topic0`…`topic3`: 1-64 hex digits, optional `0x`, `eq` only. Converted as upstream compares it: `0x` and every
- * leading zero removed, then left-padded to whole bytes (lower-case hex; the all-zero topic becomes empty and
- * matches nothing).
+ * leading zero removed, then left-padded to whole bytes (lower-case hex; the all-zero topic becomes empty, which
+ * matches the empty zero-address topics of synthetic token events, as upstream's byte comparison does).
  */
 export const topicSpec: ParamSpec<string> = {
   isValid: (op, value) => op === "eq" && TOPIC.test(value),

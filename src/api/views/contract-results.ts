@@ -61,11 +61,11 @@ export function resultLogView(log: ContractLogRow) {
     contract_id: formatEntityId(log.contractId),
     data: hex32(log.data),
     index: log.index,
-    topics: log.topics.filter((t): t is Buffer => t !== null).map((t) => uint256OrZero(t)),
+    topics: log.topics.filter((t): t is string => t !== null).map((t) => uint256OrZero(t)),
   };
 }
 
-function uint256OrZero(topic: Buffer): string {
+function uint256OrZero(topic: string): string {
   return uint256(topic) ?? `0x${"0".repeat(64)}`;
 }
 

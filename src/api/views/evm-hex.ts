@@ -3,12 +3,14 @@
  */
 import { decodeEntityId } from "../../ids.ts";
 
-type Bytes = Uint8Array | null | undefined;
+/** Bytes, or their lower-case hex digits without `0x` as the store reads them (store/contract-results.ts `hexColumn`). */
+type Bytes = Uint8Array | string | null | undefined;
 
 const ZERO_WORD = "0".repeat(64);
 const ZERO_BLOOM = `0x${"0".repeat(512)}`;
 
-function hexOf(bytes: Uint8Array): string {
+function hexOf(bytes: Uint8Array | string): string {
+  if (typeof bytes === "string") return bytes;
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
 }
 

@@ -21,6 +21,7 @@ import { hapiAtLeast } from "./context.ts";
 import { CONTRACT_DEFAULTS } from "./contract.ts";
 import { resolveContractId } from "./contract-ids.ts";
 import { applySidecarRecords, intrinsicGas, type SidecarFacts, sidecarFacts } from "./contract-sidecar.ts";
+import { rememberResultPlace, takeLogIndex } from "./synthetic-logs.ts";
 
 /** Where the item stands in its file, and the sidecar records with its consensus time. */
 export type ItemPlace = {
@@ -134,6 +135,7 @@ function writeResult(
     blockNumber: place.blockNumber,
   };
   store.contracts.insertResult(row);
+  rememberResultPlace(item, row.transactionHash, row.transactionIndex);
   if (fr !== null) writeLogs(ctx, fr, row);
 }
 
@@ -154,12 +156,12 @@ function createdIds(ctx: HandlerContext, fr: proto.IContractFunctionResult | nul
 
 function writeLogs(ctx: HandlerContext, fr: proto.IContractFunctionResult, result: ContractResultRow): void {
   const logs = fr.logInfo ?? [];
-  for (let index = 0; index < logs.length; index++) {
-    const log = logs[index]!;
+  for (const log of logs) {
     ctx.store.contracts.insertLog({
       contractId: log.contractID == null ? 0n : (resolveContractId(ctx.store, log.contractID) ?? 0n),
       consensusNs: result.consensusNs,
-      index,
+      // The record's log counter, which synthetic token events of the record or its children share.
+      index: takeLogIndex(ctx.item),
       rootContractId: result.contractId,
       payerId: result.payerId,
       bloom: log.bloom ?? EMPTY,
