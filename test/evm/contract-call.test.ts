@@ -215,8 +215,12 @@ describe("POST /api/v1/contracts/call on the contracts scenario", () => {
     expect(short.body._status!.messages[0]!.message).toBe("INSUFFICIENT_GAS");
   });
 
-  it("answers 501 for a Hedera system contract it does not execute", async () => {
-    const answer = await post({ to: "0000000000000000000000000000000000000167", data: "0x19f37361" });
+  it("answers 501 for a Hedera system contract function it does not execute", async () => {
+    // getTokenInfo(address) of the token service.
+    const answer = await post({
+      to: "0000000000000000000000000000000000000167",
+      data: `0x1f69565f${word("0")}`,
+    });
     expect(answer).toEqual({
       status: 501,
       body: { _status: { messages: [{ message: "Not Implemented", detail: "", data: "" }] } },
@@ -293,7 +297,7 @@ describe("POST /api/v1/contracts/call on the contracts scenario", () => {
   });
 });
 
-describe("POST /api/v1/contracts/call to a token's address (its ERC facade)", () => {
+describe("POST /api/v1/contracts/call to a token's address (its ERC facade; more in token-facade.test.ts)", () => {
   let service: TestService;
   let remove: () => void;
 
@@ -308,7 +312,7 @@ describe("POST /api/v1/contracts/call to a token's address (its ERC facade)", ()
     remove?.();
   });
 
-  it("answers 501 (the token service is not executed here), never a wrong value", async () => {
+  it("answers its decimals through the token service", async () => {
     const num = BigInt(expectedLedger("tokens").tokens.GOLD!.id.split(".")[2]!);
     const response = await fetch(service.baseUrl + PATH, {
       method: "POST",
@@ -319,8 +323,8 @@ describe("POST /api/v1/contracts/call to a token's address (its ERC facade)", ()
     const body = (await response.json()) as unknown;
     validateResponse({ path: PATH, method: "post", status: response.status, body });
     expect({ status: response.status, body }).toEqual({
-      status: 501,
-      body: { _status: { messages: [{ message: "Not Implemented", detail: "", data: "" }] } },
+      status: 200,
+      body: { result: `0x${"2".padStart(64, "0")}` },
     });
   });
 });
