@@ -10,6 +10,9 @@ export type EvmTokenRow = {
   treasuryId: bigint;
   freezeDefault: boolean;
   hasKycKey: boolean;
+  /** The token's own keys (protobuf `Key` bytes), by the token service's key type: 2 KYC, 4 freeze, 8 wipe, 16
+   * supply, 32 fee schedule, 64 pause. The admin key (1) is the entity's (`EvmTokenEntityRow.adminKey`). */
+  keys: ReadonlyMap<number, Uint8Array>;
 };
 
 /** An account's relationship with a token at one instant (absent when not associated then). */
@@ -24,8 +27,9 @@ export type EvmNftRow = {
   metadata: Uint8Array | null;
 };
 
-/** A token entity's expiry fields at one instant. */
-export type EvmTokenExpiryRow = {
+/** A token entity's admin key and expiry fields at one instant. */
+export type EvmTokenEntityRow = {
+  adminKey: Uint8Array | null;
   /** The expiry the entity states, else its creation plus its auto-renew period (as upstream's effective expiry). */
   expirationNs: bigint | null;
   autoRenewAccountId: bigint | null;
@@ -47,12 +51,18 @@ export type EvmTokenQueries = {
   /** What is left of a fungible allowance (0 when none). */
   tokenAllowanceAt(owner: bigint, spender: bigint, tokenId: bigint, atNs: bigint): bigint;
   approvedForAllAt(owner: bigint, spender: bigint, tokenId: bigint, atNs: bigint): boolean;
-  tokenExpiryAt(tokenId: bigint, atNs: bigint): EvmTokenExpiryRow | undefined;
+  tokenEntityAt(tokenId: bigint, atNs: bigint): EvmTokenEntityRow | undefined;
 };
 
 type Versioned = { valid_to: bigint | null };
 const live = <T extends Versioned>(row: T | undefined, atNs: bigint): T | undefined =>
   row === undefined || (row.valid_to !== null && row.valid_to <= atNs) ? undefined : row;
+
+function keysByType(entries: Array<[number, Uint8Array | null]>): Map<number, Uint8Array> {
+  const keys = new Map<number, Uint8Array>();
+  for (const [type, key] of entries) if (key !== null && key.length > 0) keys.set(type, key);
+  return keys;
+}
 
 export function createEvmTokenQueries(db: Db): EvmTokenQueries {
   const token = db.prepare<
@@ -65,9 +75,15 @@ export function createEvmTokenQueries(db: Db): EvmTokenQueries {
       treasury_id: bigint;
       freeze_default: bigint;
       kyc_key: Uint8Array | null;
+      freeze_key: Uint8Array | null;
+      wipe_key: Uint8Array | null;
+      supply_key: Uint8Array | null;
+      fee_schedule_key: Uint8Array | null;
+      pause_key: Uint8Array | null;
     }
   >(
-    `SELECT valid_to, name, symbol, decimals, type, treasury_id, freeze_default, kyc_key FROM token
+    `SELECT valid_to, name, symbol, decimals, type, treasury_id, freeze_default,
+       kyc_key, freeze_key, wipe_key, supply_key, fee_schedule_key, pause_key FROM token
      WHERE id = ? AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1`,
   );
   const supply = db
@@ -112,13 +128,14 @@ export function createEvmTokenQueries(db: Db): EvmTokenQueries {
   const expiry = db.prepare<
     [bigint, bigint],
     Versioned & {
+      key: Uint8Array | null;
       expiration_ns: bigint | null;
       created_ns: bigint | null;
       auto_renew_account_id: bigint | null;
       auto_renew_period: bigint | null;
     }
   >(
-    `SELECT valid_to, expiration_ns, created_ns, auto_renew_account_id, auto_renew_period FROM entity
+    `SELECT valid_to, key, expiration_ns, created_ns, auto_renew_account_id, auto_renew_period FROM entity
      WHERE id = ? AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1`,
   );
 
@@ -134,6 +151,14 @@ export function createEvmTokenQueries(db: Db): EvmTokenQueries {
         treasuryId: row.treasury_id,
         freezeDefault: row.freeze_default === 1n,
         hasKycKey: row.kyc_key !== null && row.kyc_key.length > 0,
+        keys: keysByType([
+          [2, row.kyc_key],
+          [4, row.freeze_key],
+          [8, row.wipe_key],
+          [16, row.supply_key],
+          [32, row.fee_schedule_key],
+          [64, row.pause_key],
+        ]),
       };
     },
     totalSupplyAt: (tokenId, atNs) => supply.get(tokenId, atNs) ?? 0n,
@@ -154,7 +179,7 @@ export function createEvmTokenQueries(db: Db): EvmTokenQueries {
     approvedForAllAt(owner, spender, tokenId, atNs) {
       return live(nftAllowance.get(owner, spender, tokenId, atNs), atNs)?.approved_for_all === 1n;
     },
-    tokenExpiryAt(tokenId, atNs) {
+    tokenEntityAt(tokenId, atNs) {
       const row = live(expiry.get(tokenId, atNs), atNs);
       if (row === undefined) return undefined;
       const derived =
@@ -162,6 +187,7 @@ export function createEvmTokenQueries(db: Db): EvmTokenQueries {
           ? row.created_ns + row.auto_renew_period * 1_000_000_000n
           : null;
       return {
+        adminKey: row.key !== null && row.key.length > 0 ? row.key : null,
         expirationNs: row.expiration_ns ?? derived,
         autoRenewAccountId: row.auto_renew_account_id,
         autoRenewPeriod: row.auto_renew_period,

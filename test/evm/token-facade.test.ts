@@ -314,6 +314,21 @@ describe("the token service's read functions at 0x167", () => {
     );
   });
 
+  it("answers getTokenKey as a KeyValue, and KEY_NOT_PROVIDED for a key the token does not have", async () => {
+    const token = (await scenario.service.get(`/api/v1/tokens/${scenario.ledger.tokens.GOLD!.id}`)).body as {
+      supply_key: { _type: string; key: string };
+    };
+    expect(token.supply_key._type).toBe("ED25519");
+    // (int32 code, (bool inherit, address contract, bytes ed25519, bytes ecdsa, address delegatable)): the tuple
+    // is dynamic, so the head holds its offset; its two byte strings follow it.
+    expect(await call(calldata("getTokenKey(address,uint256)", longZero("GOLD"), 16n))).toEqual(
+      result(SUCCESS, 0x40n, 0n, 0n, 0xa0n, 0xe0n, 0n, 32n, token.supply_key.key, 0n),
+    );
+    expect(await call(calldata("getTokenKey(address,uint256)", longZero("GOLD"), 2n))).toEqual(
+      result(44n, 0x40n, 0n, 0n, 0xa0n, 0xc0n, 0n, 0n, 0n),
+    );
+  });
+
   it("answers 501 for the functions it does not execute", async () => {
     expect((await call(calldata("getTokenInfo(address)", longZero("GOLD")))).status).toBe(501);
     expect(

@@ -7,8 +7,8 @@
 const WORD = 32;
 const UINT256 = 1n << 256n;
 
-/** A value of one ABI word, or a dynamic byte string (`string`/`bytes`). */
-export type AbiValue = { word: bigint } | { bytes: Uint8Array };
+/** A value of one ABI word, a dynamic byte string (`string`/`bytes`), or a tuple of values (a struct). */
+export type AbiValue = { word: bigint } | { bytes: Uint8Array } | { tuple: readonly AbiValue[] };
 
 export const uintWord = (value: bigint): AbiValue => ({ word: value });
 /** int32/int64: two's complement over the whole word, as Solidity sign-extends. */
@@ -18,29 +18,52 @@ export const addressWord = (address: Uint8Array): AbiValue => ({
   word: BigInt(`0x${Buffer.from(address).toString("hex") || "0"}`),
 });
 export const stringValue = (text: string): AbiValue => ({ bytes: new TextEncoder().encode(text) });
+export const bytesValue = (bytes: Uint8Array): AbiValue => ({ bytes });
+export const tupleValue = (...members: AbiValue[]): AbiValue => ({ tuple: members });
+
+/** Whether a value is encoded in the tail (with an offset in the head), as ABI's dynamic types are. */
+function isDynamic(value: AbiValue): boolean {
+  if ("word" in value) return false;
+  if ("bytes" in value) return true;
+  return value.tuple.some(isDynamic);
+}
 
 function wordBytes(value: bigint): Buffer {
   return Buffer.from(value.toString(16).padStart(64, "0"), "hex");
 }
 
-/** The ABI encoding of a tuple of `values` (heads, then the tails of the dynamic ones). */
-export function encodeTuple(values: readonly AbiValue[]): Uint8Array {
+/** One value's own encoding: a word, a length-prefixed padded byte string, or a tuple's heads and tails. */
+function encodeValue(value: AbiValue): Buffer {
+  if ("word" in value) return wordBytes(value.word);
+  if ("tuple" in value) return encodeMembers(value.tuple);
+  const padded = Buffer.alloc(Math.ceil(value.bytes.length / WORD) * WORD);
+  padded.set(value.bytes);
+  return Buffer.concat([wordBytes(BigInt(value.bytes.length)), padded]);
+}
+
+function encodeMembers(values: readonly AbiValue[]): Buffer {
   const heads: Buffer[] = [];
   const tails: Buffer[] = [];
-  let tailOffset = values.length * WORD;
+  let tailOffset = values.reduce(
+    (size, value) => size + (isDynamic(value) ? WORD : encodeValue(value).length),
+    0,
+  );
   for (const value of values) {
-    if ("word" in value) {
-      heads.push(wordBytes(value.word));
+    if (!isDynamic(value)) {
+      heads.push(encodeValue(value));
       continue;
     }
     heads.push(wordBytes(BigInt(tailOffset)));
-    const padded = Buffer.alloc(Math.ceil(value.bytes.length / WORD) * WORD);
-    padded.set(value.bytes);
-    const tail = Buffer.concat([wordBytes(BigInt(value.bytes.length)), padded]);
+    const tail = encodeValue(value);
     tails.push(tail);
     tailOffset += tail.length;
   }
-  return Uint8Array.from(Buffer.concat([...heads, ...tails]));
+  return Buffer.concat([...heads, ...tails]);
+}
+
+/** The ABI encoding of a tuple of `values` (heads, static tuples inline, then the tails of the dynamic ones). */
+export function encodeTuple(values: readonly AbiValue[]): Uint8Array {
+  return Uint8Array.from(encodeMembers(values));
 }
 
 /** The selector of a function signature's first four bytes, as a number. */

@@ -35,6 +35,8 @@ export type HtsLedger = {
   tokenAllowance(token: HtsToken, owner: bigint, spender: bigint): bigint;
   approvedForAll(token: HtsToken, owner: bigint, spender: bigint): boolean;
   expiry(token: HtsToken): { second: bigint; autoRenewAccount: bigint | null; autoRenewPeriod: bigint };
+  /** The token's key of a key type (1 admin, 2 KYC, 4 freeze, 8 wipe, 16 supply, 32 fee schedule, 64 pause). */
+  key(token: HtsToken, keyType: bigint): Uint8Array | undefined;
 };
 
 const NS_PER_SECOND = 1_000_000_000n;
@@ -86,8 +88,12 @@ export function createHtsLedger(queries: EvmStateQueries, atNs: bigint): HtsLedg
     nft: (token, serial) => tokens.nftAt(token.id, serial, atNs),
     tokenAllowance: (token, owner, spender) => tokens.tokenAllowanceAt(owner, spender, token.id, atNs),
     approvedForAll: (token, owner, spender) => tokens.approvedForAllAt(owner, spender, token.id, atNs),
+    key(token, keyType) {
+      if (keyType === 1n) return tokens.tokenEntityAt(token.id, atNs)?.adminKey ?? undefined;
+      return keyType > 64n ? undefined : token.keys.get(Number(keyType));
+    },
     expiry(token) {
-      const row = tokens.tokenExpiryAt(token.id, atNs);
+      const row = tokens.tokenEntityAt(token.id, atNs);
       const period = row?.autoRenewPeriod ?? 0n;
       return {
         second: (row?.expirationNs ?? 0n) / NS_PER_SECOND,

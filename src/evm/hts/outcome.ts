@@ -14,6 +14,7 @@ export type HtsOutcome =
 /** Response codes the read functions answer with (ResponseCodeEnum numbers). */
 export const RC = {
   INVALID_ACCOUNT_ID: 15n,
+  KEY_NOT_PROVIDED: 44n,
   SUCCESS: 22n,
   INVALID_TOKEN_ID: 167n,
   INVALID_TOKEN_NFT_SERIAL_NUMBER: 225n,

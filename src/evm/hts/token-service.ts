@@ -6,6 +6,7 @@
  */
 import { type ArgKind, addressWord, boolWord, decodeArgs, selectorOf, uintWord } from "./abi.ts";
 import { approvedForAll, approvedOf, ercFacadeAnswer, type HtsFrame } from "./erc-facade.ts";
+import { keyValue } from "./key-value.ts";
 import { type HtsLedger, type HtsToken, isNonFungible } from "./ledger.ts";
 import {
   HALT,
@@ -150,6 +151,18 @@ const READ_FUNCTIONS = new Map<number, ReadFunction>([
           );
         },
       ),
+    },
+  ],
+  [
+    selector("getTokenKey(address,uint256)"),
+    {
+      args: ["address", "uint256"],
+      answer: tokenRead([keyValue(null)], (ledger, token, [, keyType], frame) => {
+        const key = ledger.key(token, keyType as bigint);
+        return key === undefined
+          ? withCode("KEY_NOT_PROVIDED", [keyValue(null)], frame)
+          : withCode("SUCCESS", [keyValue(key)], frame);
+      }),
     },
   ],
   [
