@@ -3,6 +3,7 @@ import { Address, createZeroAddress } from "@ethereumjs/util";
 import { hederaCommon } from "./chain.ts";
 import { activeRate, exchangeRateResult } from "./exchange-rate.ts";
 import { tokenServiceResult } from "./hts/precompile.ts";
+import { prngResult } from "./prng.ts";
 import { IndexStateManager } from "./state-manager.ts";
 import { type StateView, WEIBARS_PER_TINYBAR } from "./state-view.ts";
 
@@ -37,9 +38,9 @@ export type CallOutcome =
 
 /**
  * The Hedera system contracts: token service (0x167), exchange rate (0x168), PRNG (0x169), account service
- * (0x16a) and schedule service (0x16b). The exchange rate is executed here (`EXCHANGE_RATE_CONTRACT`), and the
- * token service's read functions (`TOKEN_SERVICE`); a call reaching any other function or system contract ends
- * the call as unsupported rather than answering a wrong value.
+ * (0x16a) and schedule service (0x16b). The exchange rate (`EXCHANGE_RATE_CONTRACT`), the PRNG (`PRNG_CONTRACT`)
+ * and the token service's read functions (`TOKEN_SERVICE`) are executed here; a call reaching any other function
+ * or system contract ends the call as unsupported rather than answering a wrong value.
  */
 export const SYSTEM_CONTRACTS = [0x167, 0x168, 0x169, 0x16a, 0x16b].map(
   (num): `0x${string}` => `0x${num.toString(16).padStart(40, "0")}`,
@@ -50,6 +51,9 @@ export const EXCHANGE_RATE_CONTRACT = SYSTEM_CONTRACTS[1]!;
 
 /** The token service, executed for the functions that only read (src/evm/hts/). */
 export const TOKEN_SERVICE = SYSTEM_CONTRACTS[0]!;
+
+/** The PRNG system contract (src/evm/prng.ts). */
+export const PRNG_CONTRACT = SYSTEM_CONTRACTS[2]!;
 
 /** The most gas a call may ask (upstream's `maxGasLimit`). */
 export const MAX_GAS = 15_000_000n;
@@ -95,6 +99,8 @@ type RunContext = {
   systemContract: string | null;
   view: StateView | null;
   nowSeconds: bigint;
+  /** The block's PREVRANDAO, which is also the PRNG's seed (both the first 32 bytes of the block hash). */
+  seed: Uint8Array;
   messages: FrameMessage[];
 };
 
@@ -133,7 +139,13 @@ async function evmFor(
 ): Promise<ReusableEvm> {
   let pending = evms.get(chainId);
   if (pending === undefined) {
-    const context: RunContext = { systemContract: null, view: null, nowSeconds: 0n, messages: [] };
+    const context: RunContext = {
+      systemContract: null,
+      view: null,
+      nowSeconds: 0n,
+      seed: new Uint8Array(32),
+      messages: [],
+    };
     const unsupported = (address: string) => (): ExecResult => {
       context.systemContract ??= address;
       return {
@@ -167,7 +179,10 @@ async function evmFor(
             ? exchangeRate
             : address === TOKEN_SERVICE
               ? tokenService
-              : unsupported(address),
+              : address === PRNG_CONTRACT
+                ? ({ data, gasLimit }: { data: Uint8Array; gasLimit: bigint }) =>
+                    prngResult(data, gasLimit, context.seed)
+                : unsupported(address),
       })),
     }).then((evm) => {
       trackMessages(evm, context.messages);
@@ -196,6 +211,7 @@ async function evmFor(
   reusable.context.messages.length = 0;
   // The instant that picks the current or next rate: the block's timestamp, which the EVM shows as TIMESTAMP.
   reusable.context.nowSeconds = block.timestamp;
+  reusable.context.seed = block.prevRandao;
   return reusable;
 }
 

@@ -346,3 +346,29 @@ describe("the token service's read functions at 0x167", () => {
     ).toBe(501);
   });
 });
+
+describe("the PRNG system contract at 0x169", () => {
+  const PRNG = "0000000000000000000000000000000000000169";
+  const seedCall = calldata("getPseudorandomSeed()");
+
+  it("answers the first 32 bytes of the hash of the block asked, as upstream's n-3 running hash", async () => {
+    for (const number of ["12003", String(blockOf("erin-claims"))]) {
+      const block = (await scenario.service.get(`/api/v1/blocks/${number}`)).body as { hash: string };
+      const seed = `0x${block.hash.replace(/^0x/, "").slice(0, 64)}`;
+      expect(await post({ to: PRNG, data: seedCall, block: number })).toEqual({
+        status: 200,
+        body: { result: seed },
+      });
+      expect(await post({ data: forwarded(PRNG, seedCall, true), block: number })).toEqual({
+        status: 200,
+        body: { result: seed },
+      });
+    }
+  });
+
+  it("halts on any other selector", async () => {
+    expect(await post({ to: PRNG, data: calldata("name()") })).toEqual(
+      failure("CONTRACT_EXECUTION_EXCEPTION", "0x"),
+    );
+  });
+});
