@@ -1,3 +1,4 @@
+import { type CustomFeeValue, decodeCustomFees } from "./custom-fees.ts";
 import type { Db } from "./db.ts";
 
 /** A token as one version held it, with the fields the token service's read functions show. */
@@ -52,6 +53,8 @@ export type EvmTokenQueries = {
   tokenAllowanceAt(owner: bigint, spender: bigint, tokenId: bigint, atNs: bigint): bigint;
   approvedForAllAt(owner: bigint, spender: bigint, tokenId: bigint, atNs: bigint): boolean;
   tokenEntityAt(tokenId: bigint, atNs: bigint): EvmTokenEntityRow | undefined;
+  /** The token's fee schedule in force at the instant (empty when none). */
+  customFeesAt(tokenId: bigint, atNs: bigint): CustomFeeValue[];
 };
 
 type Versioned = { valid_to: bigint | null };
@@ -139,7 +142,15 @@ export function createEvmTokenQueries(db: Db): EvmTokenQueries {
      WHERE id = ? AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1`,
   );
 
+  const customFees = db.prepare<[bigint, bigint], Versioned & { fees: string }>(
+    `SELECT valid_to, fees FROM custom_fee WHERE token_id = ? AND valid_from <= ? ORDER BY valid_from DESC LIMIT 1`,
+  );
+
   return {
+    customFeesAt(tokenId, atNs) {
+      const row = live(customFees.get(tokenId, atNs), atNs);
+      return row === undefined ? [] : decodeCustomFees(row.fees);
+    },
     tokenAt(tokenId, atNs) {
       const row = live(token.get(tokenId, atNs), atNs);
       if (row === undefined) return undefined;

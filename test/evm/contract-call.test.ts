@@ -327,4 +327,81 @@ describe("POST /api/v1/contracts/call to a token's address (its ERC facade; more
       body: { result: `0x${"2".padStart(64, "0")}` },
     });
   });
+
+  it("answers getTokenCustomFees at 0x167 with the fee schedule /tokens/{id} shows", async () => {
+    type Fees = {
+      fixed_fees: Array<{
+        amount: number;
+        collector_account_id: string | null;
+        denominating_token_id: string | null;
+      }>;
+      fractional_fees: Array<{
+        amount: { numerator: number; denominator: number };
+        collector_account_id: string | null;
+        maximum: number | null;
+        minimum: number;
+        net_of_transfers: boolean;
+      }>;
+      royalty_fees: Array<{
+        amount: { numerator: number; denominator: number };
+        collector_account_id: string | null;
+        fallback_fee: { amount: number; denominating_token_id: string | null } | null;
+      }>;
+    };
+    const id = (entity: string | null) => (entity === null ? 0n : BigInt(entity.split(".")[2]!));
+    const hex = (value: bigint | boolean) =>
+      (typeof value === "boolean" ? (value ? 1n : 0n) : value).toString(16).padStart(64, "0");
+    const kinds = new Set<string>();
+    for (const name of ["GOLD", "ART"]) {
+      const tokenId = expectedLedger("tokens").tokens[name]!.id;
+      const fees = ((await service.get(`/api/v1/tokens/${tokenId}`)).body as { custom_fees: Fees })
+        .custom_fees;
+      const fixed = (fees.fixed_fees ?? []).map((f) => [
+        BigInt(f.amount),
+        id(f.denominating_token_id),
+        f.denominating_token_id === null,
+        false,
+        id(f.collector_account_id),
+      ]);
+      const fractional = (fees.fractional_fees ?? []).map((f) => [
+        BigInt(f.amount.numerator),
+        BigInt(f.amount.denominator),
+        BigInt(f.minimum),
+        BigInt(f.maximum ?? 0),
+        f.net_of_transfers,
+        id(f.collector_account_id),
+      ]);
+      const royalty = (fees.royalty_fees ?? []).map((f) => [
+        BigInt(f.amount.numerator),
+        BigInt(f.amount.denominator),
+        BigInt(f.fallback_fee?.amount ?? 0),
+        id(f.fallback_fee?.denominating_token_id ?? null),
+        (f.fallback_fee?.denominating_token_id ?? null) === null,
+        id(f.collector_account_id),
+      ]);
+      for (const [kind, list] of Object.entries({ fixed, fractional, royalty }))
+        if (list.length > 0) kinds.add(kind);
+      const arrays = [fixed, fractional, royalty].map(
+        (list) => hex(BigInt(list.length)) + list.map((tuple) => tuple.map(hex).join("")).join(""),
+      );
+      let offset = 4n * 32n;
+      const heads = arrays.map((array) => {
+        const head = hex(offset);
+        offset += BigInt(array.length / 2);
+        return head;
+      });
+      const response = await fetch(service.baseUrl + PATH, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          to: "0000000000000000000000000000000000000167",
+          // getTokenCustomFees(address)
+          data: `0xae7611a0${id(tokenId).toString(16).padStart(64, "0")}`,
+        }),
+      });
+      expect(await response.json()).toEqual({ result: `0x${hex(22n)}${heads.join("")}${arrays.join("")}` });
+    }
+    // Between them the two tokens show every kind of fee.
+    expect([...kinds].sort()).toEqual(["fixed", "fractional", "royalty"]);
+  });
 });

@@ -8,7 +8,12 @@ const WORD = 32;
 const UINT256 = 1n << 256n;
 
 /** A value of one ABI word, a dynamic byte string (`string`/`bytes`), or a tuple of values (a struct). */
-export type AbiValue = { word: bigint } | { bytes: Uint8Array } | { tuple: readonly AbiValue[] };
+export type AbiValue =
+  | { word: bigint }
+  | { bytes: Uint8Array }
+  | { tuple: readonly AbiValue[] }
+  /** A dynamic array `T[]` of values of one type. */
+  | { array: readonly AbiValue[] };
 
 export const uintWord = (value: bigint): AbiValue => ({ word: value });
 /** int32/int64: two's complement over the whole word, as Solidity sign-extends. */
@@ -20,11 +25,12 @@ export const addressWord = (address: Uint8Array): AbiValue => ({
 export const stringValue = (text: string): AbiValue => ({ bytes: new TextEncoder().encode(text) });
 export const bytesValue = (bytes: Uint8Array): AbiValue => ({ bytes });
 export const tupleValue = (...members: AbiValue[]): AbiValue => ({ tuple: members });
+export const arrayValue = (elements: readonly AbiValue[]): AbiValue => ({ array: elements });
 
 /** Whether a value is encoded in the tail (with an offset in the head), as ABI's dynamic types are. */
 function isDynamic(value: AbiValue): boolean {
   if ("word" in value) return false;
-  if ("bytes" in value) return true;
+  if ("bytes" in value || "array" in value) return true;
   return value.tuple.some(isDynamic);
 }
 
@@ -36,6 +42,8 @@ function wordBytes(value: bigint): Buffer {
 function encodeValue(value: AbiValue): Buffer {
   if ("word" in value) return wordBytes(value.word);
   if ("tuple" in value) return encodeMembers(value.tuple);
+  if ("array" in value)
+    return Buffer.concat([wordBytes(BigInt(value.array.length)), encodeMembers(value.array)]);
   const padded = Buffer.alloc(Math.ceil(value.bytes.length / WORD) * WORD);
   padded.set(value.bytes);
   return Buffer.concat([wordBytes(BigInt(value.bytes.length)), padded]);

@@ -1,4 +1,5 @@
 import { encodeEntityId } from "../../ids.ts";
+import type { CustomFeeValue } from "../../store/custom-fees.ts";
 import type { EvmStateQueries } from "../../store/evm-state.ts";
 import type { EvmNftRow, EvmTokenRow } from "../../store/evm-tokens.ts";
 import { longZeroAddress, longZeroParts } from "../address.ts";
@@ -37,6 +38,7 @@ export type HtsLedger = {
   expiry(token: HtsToken): { second: bigint; autoRenewAccount: bigint | null; autoRenewPeriod: bigint };
   /** The token's key of a key type (1 admin, 2 KYC, 4 freeze, 8 wipe, 16 supply, 32 fee schedule, 64 pause). */
   key(token: HtsToken, keyType: bigint): Uint8Array | undefined;
+  customFees(token: HtsToken): CustomFeeValue[];
 };
 
 const NS_PER_SECOND = 1_000_000_000n;
@@ -88,6 +90,7 @@ export function createHtsLedger(queries: EvmStateQueries, atNs: bigint): HtsLedg
     nft: (token, serial) => tokens.nftAt(token.id, serial, atNs),
     tokenAllowance: (token, owner, spender) => tokens.tokenAllowanceAt(owner, spender, token.id, atNs),
     approvedForAll: (token, owner, spender) => tokens.approvedForAllAt(owner, spender, token.id, atNs),
+    customFees: (token) => tokens.customFeesAt(token.id, atNs),
     key(token, keyType) {
       if (keyType === 1n) return tokens.tokenEntityAt(token.id, atNs)?.adminKey ?? undefined;
       return keyType > 64n ? undefined : token.keys.get(Number(keyType));

@@ -5,6 +5,7 @@
  * the token-info, key and custom-fee reads) is unsupported here.
  */
 import { type ArgKind, addressWord, boolWord, decodeArgs, selectorOf, uintWord } from "./abi.ts";
+import { customFeeArrays } from "./custom-fees.ts";
 import { approvedForAll, approvedOf, ercFacadeAnswer, type HtsFrame } from "./erc-facade.ts";
 import { keyValue } from "./key-value.ts";
 import { type HtsLedger, type HtsToken, isNonFungible } from "./ledger.ts";
@@ -151,6 +152,20 @@ const READ_FUNCTIONS = new Map<number, ReadFunction>([
           );
         },
       ),
+    },
+  ],
+  [
+    selector("getTokenCustomFees(address)"),
+    {
+      args: ["address"],
+      answer: (ledger, [address], frame) => {
+        const token = ledger.tokenAt(address as Uint8Array);
+        const arrays = customFeeArrays(token === undefined ? [] : ledger.customFees(token));
+        if (arrays === null) return HALT;
+        // Upstream answers a missing token with SUCCESS inside a static call and INVALID_TOKEN_ID outside one.
+        const code = token === undefined && !frame.isStatic ? RC.INVALID_TOKEN_ID : RC.SUCCESS;
+        return success([uintWord(code), ...arrays]);
+      },
     },
   ],
   [
