@@ -201,6 +201,16 @@ describe("a token's ERC facade at its long-zero address", () => {
     );
   });
 
+  it("estimates the gas of a facade read: the least that succeeds", async () => {
+    const request = { to: longZero("GOLD"), data: calldata("balanceOf(address)", longZero("bob")) };
+    const estimate = await post({ ...request, estimate: true });
+    expect(estimate.status).toBe(200);
+    const gas = BigInt(estimate.body.result!);
+    expect(await post({ ...request, gas: Number(gas) })).toEqual(result(20_500n));
+    // With less the facade's DELEGATECALL leaves the token service too little: it halts and the facade reverts.
+    expect((await post({ ...request, gas: Number(gas) - 200 })).status).toBe(400);
+  });
+
   it("answers 501 for the facade's functions that change state, never a value", async () => {
     const transfer = calldata("transfer(address,uint256)", longZero("bob"), 1n);
     expect((await post({ to: longZero("GOLD"), data: transfer, from: longZero("alice") })).status).toBe(501);
