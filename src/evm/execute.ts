@@ -2,6 +2,8 @@ import { createEVM, type EVM, EVMError, type ExecResult } from "@ethereumjs/evm"
 import { Address, createZeroAddress } from "@ethereumjs/util";
 import { hederaCommon } from "./chain.ts";
 import { activeRate, exchangeRateResult } from "./exchange-rate.ts";
+import { tokenServiceResult } from "./hts/precompile.ts";
+import { prngResult } from "./prng.ts";
 import { IndexStateManager } from "./state-manager.ts";
 import { type StateView, WEIBARS_PER_TINYBAR } from "./state-view.ts";
 
@@ -36,8 +38,9 @@ export type CallOutcome =
 
 /**
  * The Hedera system contracts: token service (0x167), exchange rate (0x168), PRNG (0x169), account service
- * (0x16a) and schedule service (0x16b). Only the exchange rate is executed here (`EXCHANGE_RATE_CONTRACT`); a call
- * reaching any other ends the call as unsupported rather than answering a wrong value.
+ * (0x16a) and schedule service (0x16b). The exchange rate (`EXCHANGE_RATE_CONTRACT`), the PRNG (`PRNG_CONTRACT`)
+ * and the token service's read functions (`TOKEN_SERVICE`) are executed here; a call reaching any other function
+ * or system contract ends the call as unsupported rather than answering a wrong value.
  */
 export const SYSTEM_CONTRACTS = [0x167, 0x168, 0x169, 0x16a, 0x16b].map(
   (num): `0x${string}` => `0x${num.toString(16).padStart(40, "0")}`,
@@ -45,6 +48,12 @@ export const SYSTEM_CONTRACTS = [0x167, 0x168, 0x169, 0x16a, 0x16b].map(
 
 /** The exchange-rate system contract, executed over the rates the index holds. */
 export const EXCHANGE_RATE_CONTRACT = SYSTEM_CONTRACTS[1]!;
+
+/** The token service, executed for the functions that only read (src/evm/hts/). */
+export const TOKEN_SERVICE = SYSTEM_CONTRACTS[0]!;
+
+/** The PRNG system contract (src/evm/prng.ts). */
+export const PRNG_CONTRACT = SYSTEM_CONTRACTS[2]!;
 
 /** The most gas a call may ask (upstream's `maxGasLimit`). */
 export const MAX_GAS = 15_000_000n;
@@ -78,13 +87,41 @@ function failureStatus(error: EVMError): string {
   }
 }
 
+/** The part of an EVM message the token service needs to know its frame (ethereumjs passes precompiles none). */
+type FrameMessage = { isStatic?: boolean; delegatecall?: boolean; to?: Address };
+
 /**
- * What the system contracts share with the run in progress: the stubs report the first one reached, and the
- * exchange-rate contract reads the view and block of the run.
+ * What the system contracts share with the run in progress: the stubs report the first one reached, the
+ * exchange-rate contract reads the view and block of the run, and the token service the frame it runs in (the
+ * innermost message being executed: a precompile's own).
  */
-type RunContext = { systemContract: string | null; view: StateView | null; nowSeconds: bigint };
+type RunContext = {
+  systemContract: string | null;
+  view: StateView | null;
+  nowSeconds: bigint;
+  /** The block's PREVRANDAO, which is also the PRNG's seed (both the first 32 bytes of the block hash). */
+  seed: Uint8Array;
+  messages: FrameMessage[];
+};
 
 type ReusableEvm = { evm: EVM; context: RunContext };
+
+/**
+ * Keeps `messages` the stack of messages being executed, innermost last, by wrapping the EVM's per-message entry:
+ * a precompile runs inside its own message's execution, so the top is that precompile's frame.
+ */
+function trackMessages(evm: EVM, messages: FrameMessage[]): void {
+  const target = evm as unknown as { _executeCall(message: FrameMessage): Promise<unknown> };
+  const execute = target._executeCall.bind(evm);
+  target._executeCall = async (message) => {
+    messages.push(message);
+    try {
+      return await execute(message);
+    } finally {
+      messages.pop();
+    }
+  };
+}
 
 /** One EVM per chain id and thread: building one (its opcode and precompile tables) costs more than a simple call. */
 const evms = new Map<bigint, Promise<ReusableEvm>>();
@@ -102,7 +139,13 @@ async function evmFor(
 ): Promise<ReusableEvm> {
   let pending = evms.get(chainId);
   if (pending === undefined) {
-    const context: RunContext = { systemContract: null, view: null, nowSeconds: 0n };
+    const context: RunContext = {
+      systemContract: null,
+      view: null,
+      nowSeconds: 0n,
+      seed: new Uint8Array(32),
+      messages: [],
+    };
     const unsupported = (address: string) => (): ExecResult => {
       context.systemContract ??= address;
       return {
@@ -111,6 +154,21 @@ async function evmFor(
         returnValue: new Uint8Array(0),
       };
     };
+    const exchangeRate = ({ data, gasLimit }: { data: Uint8Array; gasLimit: bigint }) => {
+      const rates = context.view?.exchangeRates();
+      const rate = rates === undefined ? undefined : activeRate(rates, context.nowSeconds);
+      return exchangeRateResult(data, gasLimit, rate);
+    };
+    const tokenService = ({ data, gasLimit }: { data: Uint8Array; gasLimit: bigint }): ExecResult => {
+      const message = context.messages.at(-1);
+      const frame = {
+        isStatic: message?.isStatic === true,
+        delegatedFrom: message?.delegatecall === true && message.to !== undefined ? message.to.bytes : null,
+      };
+      const result =
+        context.view === null ? null : tokenServiceResult(context.view.tokenLedger(), data, gasLimit, frame);
+      return result ?? unsupported(TOKEN_SERVICE)();
+    };
     pending = createEVM({
       common: hederaCommon(chainId),
       stateManager,
@@ -118,14 +176,18 @@ async function evmFor(
         address,
         function:
           address === EXCHANGE_RATE_CONTRACT
-            ? ({ data, gasLimit }: { data: Uint8Array; gasLimit: bigint }) => {
-                const rates = context.view?.exchangeRates();
-                const rate = rates === undefined ? undefined : activeRate(rates, context.nowSeconds);
-                return exchangeRateResult(data, gasLimit, rate);
-              }
-            : unsupported(address),
+            ? exchangeRate
+            : address === TOKEN_SERVICE
+              ? tokenService
+              : address === PRNG_CONTRACT
+                ? ({ data, gasLimit }: { data: Uint8Array; gasLimit: bigint }) =>
+                    prngResult(data, gasLimit, context.seed)
+                : unsupported(address),
       })),
-    }).then((evm) => ({ evm, context }));
+    }).then((evm) => {
+      trackMessages(evm, context.messages);
+      return { evm, context };
+    });
     evms.set(chainId, pending);
   }
   const reusable = await pending;
@@ -146,8 +208,10 @@ async function evmFor(
   mutable.transientStorage = new TransientStorage();
   reusable.context.systemContract = null;
   reusable.context.view = view;
+  reusable.context.messages.length = 0;
   // The instant that picks the current or next rate: the block's timestamp, which the EVM shows as TIMESTAMP.
   reusable.context.nowSeconds = block.timestamp;
+  reusable.context.seed = block.prevRandao;
   return reusable;
 }
 
@@ -168,12 +232,6 @@ async function runOnce(
   const { evm, context } = await evmFor(chainId, stateManager, view, block);
   const caller = new Address(input.from);
   const to = input.to === null ? undefined : new Address(input.to);
-  if (to !== undefined) {
-    // A token's address answers its ERC facade through the token service: not executed here.
-    const target = view.account(to.bytes);
-    if (target !== undefined && target.type === "TOKEN")
-      return { kind: "unsupported", address: to.toString() };
-  }
   const result = await evm.runCall({
     caller,
     origin: caller,

@@ -1,6 +1,8 @@
 import { encodeEntityId } from "../ids.ts";
 import type { EvmExchangeRates, EvmStateQueries } from "../store/evm-state.ts";
-import { addressHex, longZeroParts } from "./address.ts";
+import { addressHex, longZeroAddress, longZeroParts } from "./address.ts";
+import { createHtsLedger, type HtsLedger } from "./hts/ledger.ts";
+import { tokenProxyCode } from "./hts/token-proxy.ts";
 
 /** Hedera keeps hbar in tinybars; the EVM sees weibars: 1 tinybar = 10^10 weibar (HIP-410). */
 export const WEIBARS_PER_TINYBAR = 10_000_000_000n;
@@ -13,7 +15,7 @@ export type ViewAccount = {
   type: string;
   balanceWei: bigint;
   nonce: bigint;
-  /** Runtime bytecode (contracts only; empty otherwise). */
+  /** Runtime bytecode: a contract's own, a token's facade (HIP-719); empty otherwise. */
   code: Uint8Array;
 };
 
@@ -28,12 +30,21 @@ export type StateView = {
   storage(contractId: bigint, key: Uint8Array): Uint8Array;
   /** File 0.0.112's current and next rates at the view's instant (undefined when the index has none). */
   exchangeRates(): EvmExchangeRates | undefined;
+  /** The token reads of the token service (0x167), at the view's instant. */
+  tokenLedger(): HtsLedger;
 };
+
+function codeOf(queries: EvmStateQueries, id: bigint, type: string): Uint8Array {
+  if (type === "CONTRACT") return queries.runtimeBytecode(id);
+  if (type === "TOKEN") return tokenProxyCode(longZeroAddress(id));
+  return new Uint8Array(0);
+}
 
 export function createStateView(queries: EvmStateQueries, atNs: bigint): StateView {
   const accounts = new Map<string, ViewAccount | undefined>();
   const slots = new Map<string, Uint8Array>();
   let rates: { value: EvmExchangeRates | undefined } | undefined;
+  let ledger: HtsLedger | undefined;
 
   const resolve = (address: Uint8Array): ViewAccount | undefined => {
     let id: bigint | null = null;
@@ -52,7 +63,7 @@ export function createStateView(queries: EvmStateQueries, atNs: bigint): StateVi
       type: entity.type,
       balanceWei: hasBalance ? queries.tinybarsAt(id, atNs) * WEIBARS_PER_TINYBAR : 0n,
       nonce: entity.nonce,
-      code: entity.type === "CONTRACT" ? queries.runtimeBytecode(id) : new Uint8Array(0),
+      code: codeOf(queries, id, entity.type),
     };
   };
 
@@ -75,6 +86,10 @@ export function createStateView(queries: EvmStateQueries, atNs: bigint): StateVi
     exchangeRates() {
       rates ??= { value: queries.exchangeRatesAt(atNs) };
       return rates.value;
+    },
+    tokenLedger() {
+      ledger ??= createHtsLedger(queries, atNs);
+      return ledger;
     },
   };
 }

@@ -3,6 +3,7 @@ import { toBigInt } from "../streams/long.ts";
 import type { proto } from "../streams/proto.ts";
 import { parseExchangeRateSet } from "../streams/system-file-contents.ts";
 import type { Db } from "./db.ts";
+import { createEvmTokenQueries, type EvmTokenQueries } from "./evm-tokens.ts";
 import { createHbarQueries } from "./hbar-balances.ts";
 import { createSystemFileQueries } from "./system-files.ts";
 
@@ -67,6 +68,8 @@ export type EvmStateQueries = {
    * lookup); undefined when the index holds no version by then.
    */
   exchangeRatesAt(atNs: bigint): EvmExchangeRates | undefined;
+  /** The token reads of the token service (0x167) and the token facades. */
+  tokens: EvmTokenQueries;
 };
 
 type EntityRow = {
@@ -118,6 +121,7 @@ export function createEvmStateQueries(db: Db): EvmStateQueries {
   );
   const hbar = createHbarQueries(db);
   const systemFiles = createSystemFileQueries(db);
+  const tokens = createEvmTokenQueries(db);
 
   const toBlock = (row: BlockRow | undefined): EvmBlockRow | undefined =>
     row === undefined
@@ -157,5 +161,6 @@ export function createEvmStateQueries(db: Db): EvmStateQueries {
       if (file === undefined) return undefined;
       return { current: evmRate(file.value.currentRate), next: evmRate(file.value.nextRate) };
     },
+    tokens,
   };
 }

@@ -215,8 +215,12 @@ describe("POST /api/v1/contracts/call on the contracts scenario", () => {
     expect(short.body._status!.messages[0]!.message).toBe("INSUFFICIENT_GAS");
   });
 
-  it("answers 501 for a Hedera system contract it does not execute", async () => {
-    const answer = await post({ to: "0000000000000000000000000000000000000167", data: "0x19f37361" });
+  it("answers 501 for a Hedera system contract function it does not execute", async () => {
+    // getTokenInfo(address) of the token service.
+    const answer = await post({
+      to: "0000000000000000000000000000000000000167",
+      data: `0x1f69565f${word("0")}`,
+    });
     expect(answer).toEqual({
       status: 501,
       body: { _status: { messages: [{ message: "Not Implemented", detail: "", data: "" }] } },
@@ -293,7 +297,7 @@ describe("POST /api/v1/contracts/call on the contracts scenario", () => {
   });
 });
 
-describe("POST /api/v1/contracts/call to a token's address (its ERC facade)", () => {
+describe("POST /api/v1/contracts/call to a token's address (its ERC facade; more in token-facade.test.ts)", () => {
   let service: TestService;
   let remove: () => void;
 
@@ -308,7 +312,7 @@ describe("POST /api/v1/contracts/call to a token's address (its ERC facade)", ()
     remove?.();
   });
 
-  it("answers 501 (the token service is not executed here), never a wrong value", async () => {
+  it("answers its decimals through the token service", async () => {
     const num = BigInt(expectedLedger("tokens").tokens.GOLD!.id.split(".")[2]!);
     const response = await fetch(service.baseUrl + PATH, {
       method: "POST",
@@ -319,8 +323,85 @@ describe("POST /api/v1/contracts/call to a token's address (its ERC facade)", ()
     const body = (await response.json()) as unknown;
     validateResponse({ path: PATH, method: "post", status: response.status, body });
     expect({ status: response.status, body }).toEqual({
-      status: 501,
-      body: { _status: { messages: [{ message: "Not Implemented", detail: "", data: "" }] } },
+      status: 200,
+      body: { result: `0x${"2".padStart(64, "0")}` },
     });
+  });
+
+  it("answers getTokenCustomFees at 0x167 with the fee schedule /tokens/{id} shows", async () => {
+    type Fees = {
+      fixed_fees: Array<{
+        amount: number;
+        collector_account_id: string | null;
+        denominating_token_id: string | null;
+      }>;
+      fractional_fees: Array<{
+        amount: { numerator: number; denominator: number };
+        collector_account_id: string | null;
+        maximum: number | null;
+        minimum: number;
+        net_of_transfers: boolean;
+      }>;
+      royalty_fees: Array<{
+        amount: { numerator: number; denominator: number };
+        collector_account_id: string | null;
+        fallback_fee: { amount: number; denominating_token_id: string | null } | null;
+      }>;
+    };
+    const id = (entity: string | null) => (entity === null ? 0n : BigInt(entity.split(".")[2]!));
+    const hex = (value: bigint | boolean) =>
+      (typeof value === "boolean" ? (value ? 1n : 0n) : value).toString(16).padStart(64, "0");
+    const kinds = new Set<string>();
+    for (const name of ["GOLD", "ART"]) {
+      const tokenId = expectedLedger("tokens").tokens[name]!.id;
+      const fees = ((await service.get(`/api/v1/tokens/${tokenId}`)).body as { custom_fees: Fees })
+        .custom_fees;
+      const fixed = (fees.fixed_fees ?? []).map((f) => [
+        BigInt(f.amount),
+        id(f.denominating_token_id),
+        f.denominating_token_id === null,
+        false,
+        id(f.collector_account_id),
+      ]);
+      const fractional = (fees.fractional_fees ?? []).map((f) => [
+        BigInt(f.amount.numerator),
+        BigInt(f.amount.denominator),
+        BigInt(f.minimum),
+        BigInt(f.maximum ?? 0),
+        f.net_of_transfers,
+        id(f.collector_account_id),
+      ]);
+      const royalty = (fees.royalty_fees ?? []).map((f) => [
+        BigInt(f.amount.numerator),
+        BigInt(f.amount.denominator),
+        BigInt(f.fallback_fee?.amount ?? 0),
+        id(f.fallback_fee?.denominating_token_id ?? null),
+        (f.fallback_fee?.denominating_token_id ?? null) === null,
+        id(f.collector_account_id),
+      ]);
+      for (const [kind, list] of Object.entries({ fixed, fractional, royalty }))
+        if (list.length > 0) kinds.add(kind);
+      const arrays = [fixed, fractional, royalty].map(
+        (list) => hex(BigInt(list.length)) + list.map((tuple) => tuple.map(hex).join("")).join(""),
+      );
+      let offset = 4n * 32n;
+      const heads = arrays.map((array) => {
+        const head = hex(offset);
+        offset += BigInt(array.length / 2);
+        return head;
+      });
+      const response = await fetch(service.baseUrl + PATH, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          to: "0000000000000000000000000000000000000167",
+          // getTokenCustomFees(address)
+          data: `0xae7611a0${id(tokenId).toString(16).padStart(64, "0")}`,
+        }),
+      });
+      expect(await response.json()).toEqual({ result: `0x${hex(22n)}${heads.join("")}${arrays.join("")}` });
+    }
+    // Between them the two tokens show every kind of fee.
+    expect([...kinds].sort()).toEqual(["fixed", "fractional", "royalty"]);
   });
 });

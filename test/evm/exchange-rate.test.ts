@@ -119,7 +119,8 @@ describe("POST /api/v1/contracts/call to the exchange-rate system contract 0x168
   });
 
   it("keeps answering 501 for the system contracts it does not execute", async () => {
-    for (const address of ["167", "169", "16a", "16b"]) {
+    // 0x167 does not know the selector; 0x169 (PRNG) halts on it (see token-facade.test.ts).
+    for (const address of ["167", "16a", "16b"]) {
       const answer = await post({
         to: `0x${address.padStart(40, "0")}`,
         data: `0x${TO_TINYBARS}${word(1n)}`,

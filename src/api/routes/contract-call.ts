@@ -58,7 +58,8 @@ function blockValues(block: EvmBlockRow): BlockValues {
   return {
     number: block.number,
     timestamp: block.consensusStart / 1_000_000_000n,
-    // Hedera's PREVRANDAO is derived from the running hash; the block hash's first 32 bytes stand in for it.
+    // Upstream's web3 state sets the n-3 running hash to the hash of the block asked; PREVRANDAO and the PRNG
+    // system contract's seed are its first 32 bytes.
     prevRandao: hexBytes(block.hash.slice(0, 64).padEnd(64, "0")),
   };
 }

@@ -48,3 +48,16 @@ contract TokenReader {
         }
     }
 }
+
+/// Calls `target` with `data` (a STATICCALL when `isStatic`, else a CALL) and returns what it returned, or reverts
+/// with what it reverted with: a contract calling a token's facade or the token service.
+contract Forwarder {
+    constructor(address target, bytes memory data, bool isStatic) {
+        (bool ok, bytes memory out) = isStatic ? target.staticcall(data) : target.call(data);
+        assembly {
+            switch ok
+            case 0 { revert(add(out, 32), mload(out)) }
+            default { return(add(out, 32), mload(out)) }
+        }
+    }
+}
