@@ -5,11 +5,13 @@
  *   (a raw grpc-js client counting messages; target 50,000/s);
  * - live latency: 100 live subscribers on the topic while record files arrive one at a time (file, then its
  *   signature); for each file, the time from its signature's arrival until the last of the 100 subscribers has
- *   its first message, p50 and p99, and the same beyond ingest's own time (the server's "ingested record file"
- *   log line marks the commit; target p99 under 100 ms);
+ *   its first message, p50 and p99, split into ingest's own time (arrival → the server's "ingested record file"
+ *   log line, which marks the commit) and the time beyond it (target p99 under 100 ms), with the server's own
+ *   fan-out from `/metrics` (commit notice → the first new message handed to every subscriber's stream);
  * - idle: the server's resident memory with 1,000 idle subscriptions (start time now, nothing to send), and per
  *   subscription.
  *
+ * Every figure is printed with the load average: on a shared machine they say little without it.
  * The stream is the scenario engine's bulk writer with `mix: "messages"` (one topic, only its messages).
  * Run alone: `node --import tsx bench/grpc.ts [--quick]` (quick: 20,000 messages, 10 live files). With
  * `GRPC_BENCH_PROFILE=DIR` the server writes CPU profiles of its threads there.

@@ -20,7 +20,7 @@ export class GrpcStats {
   private nextFanout = 0;
 
   /**
-   * One live fan-out: from a commit notice naming a topic to its new messages handed to the streams of every
+   * One live fan-out: from a commit notice naming a topic to its first new message handed to the stream of every
    * live subscription of the topic (the server's share of a live message's latency; the network and the client
    * come after).
    */

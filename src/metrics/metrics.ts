@@ -160,8 +160,8 @@ export function createMetrics({ ingest, dbPath, reads, grpc }: MetricsDeps): Met
     new Gauge({
       name: "mirrorlite_grpc_live_fanout_ms",
       help:
-        "Quantiles of the latest 1024 live fan-outs: ms from a commit notice naming a topic to its new messages " +
-        "handed to every live subscription's stream.",
+        "Quantiles of the latest 1024 live fan-outs: ms from a commit notice naming a topic to its first new " +
+        "message handed to every live subscription's stream.",
       labelNames: ["quantile"],
       registers: [registry],
       collect() {
