@@ -5,11 +5,13 @@
  *   (a raw grpc-js client counting messages; target 50,000/s);
  * - live latency: 100 live subscribers on the topic while record files arrive one at a time (file, then its
  *   signature); for each file, the time from its signature's arrival until the last of the 100 subscribers has
- *   its first message, p50 and p99, and the same beyond ingest's own time (the server's "ingested record file"
- *   log line marks the commit; target p99 under 100 ms);
+ *   its first message, p50 and p99, split into ingest's own time (arrival → the server's "ingested record file"
+ *   log line, which marks the commit) and the time beyond it (target p99 under 100 ms), with the server's own
+ *   fan-out from `/metrics` (commit notice → the first new message handed to every subscriber's stream);
  * - idle: the server's resident memory with 1,000 idle subscriptions (start time now, nothing to send), and per
  *   subscription.
  *
+ * Every figure is printed with the load average: on a shared machine they say little without it.
  * The stream is the scenario engine's bulk writer with `mix: "messages"` (one topic, only its messages).
  * Run alone: `node --import tsx bench/grpc.ts [--quick]` (quick: 20,000 messages, 10 live files). With
  * `GRPC_BENCH_PROFILE=DIR` the server writes CPU profiles of its threads there.
@@ -17,6 +19,7 @@
 import "../src/streams/long-setup.ts";
 import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { credentials, Client as GrpcClient } from "@grpc/grpc-js";
@@ -30,6 +33,9 @@ import { ingestGeneratedArgs, withWorkDir } from "./lib/work-dir.ts";
 export type GrpcBenchOptions = { quick?: boolean };
 
 export type GrpcBenchResult = {
+  /** `os.loadavg()` (1, 5, 15 minutes) when the bench started and ended: the machine may be shared. */
+  loadAverageStart: number[];
+  loadAverageEnd: number[];
   history: number;
   replayPerSecond: number;
   /** The server's CPU time per replayed message (all its threads), median of the rounds. */
@@ -38,7 +44,15 @@ export type GrpcBenchResult = {
   liveSubscribers: number;
   latencyP50Ms: number;
   latencyP99Ms: number;
+  /** Ingest's own time: a file's arrival to its commit (the server's "ingested record file" log line). */
+  ingestP50Ms: number;
+  ingestP99Ms: number;
+  /** The commit (log line) to the first message of the file at the last of the live subscribers. */
+  beyondIngestP50Ms: number;
   beyondIngestP99Ms: number;
+  /** The server's own share: the commit notice to the messages handed to every subscriber's stream. */
+  serverFanoutP50Ms: number;
+  serverFanoutP99Ms: number;
   idleSubscribers: number;
   idleRssMb: number;
   idleKbPerSubscriber: number;
@@ -99,6 +113,9 @@ function rssMb(pid: number): number {
   return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
 }
 
+const loadText = (load: readonly number[]) => load.map((l) => l.toFixed(1)).join(" ");
+
+/** A sample of `/metrics` (`name` with its labels, as printed: `x{quantile="0.5"}`). */
 async function metric(httpPort: number, name: string): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
   const line = text.split("\n").find((l) => l.startsWith(`${name} `));
@@ -119,6 +136,8 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
   const perFile = 500;
   const liveSubscribers = 100;
   const idleSubscribers = 1000;
+  const loadAverageStart = loadavg();
+  console.log(`grpc: load average ${loadText(loadAverageStart)} (2 cores; the machine may be shared)`);
   return withWorkDir("mirrorlite-bench-grpc-", async ({ work, recordsDir, dbFile }) => {
     const staging = join(work, "staging");
     // Accounts first, one topic, then only messages: the history, then `liveFiles` files held back.
@@ -208,7 +227,7 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
       // Replay: one subscriber, the whole history (limit = its size, so the call ends).
       const rates: number[] = [];
       const cpuPerMessageUs: number[] = [];
-      for (let round = 0; round < 3; round++) {
+      for (let round = 0; round < 5; round++) {
         const cpuBefore = cpuMs(server.pid!);
         const [client] = connections(grpcPort, 1);
         clients.push(client!);
@@ -232,7 +251,7 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
       }
       const replayPerSecond = percentile(rates, 50);
       console.log(
-        `grpc: replayed ${historyCount} messages at ${rates.map((r) => r.toFixed(0)).join(", ")} messages/s; ` +
+        `grpc: (load ${loadText(loadavg())}) replayed ${historyCount} messages at ${rates.map((r) => r.toFixed(0)).join(", ")} messages/s; ` +
           `server CPU ${cpuPerMessageUs.map((us) => us.toFixed(1)).join(", ")} µs per message (all threads)`,
       );
 
@@ -257,6 +276,7 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
         "live subscribers",
       );
       const latencies: number[] = [];
+      const ingestTimes: number[] = [];
       const beyondIngest: number[] = [];
       for (let k = 0; k < held.length; k++) {
         const name = held[k]!;
@@ -275,13 +295,22 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
         const delivered = Math.max(...firstOfFile[k]!);
         latencies.push(delivered - arrived);
         const committed = committedAt.get(name);
-        if (committed !== undefined) beyondIngest.push(delivered - committed);
+        if (committed !== undefined) {
+          ingestTimes.push(committed - arrived);
+          beyondIngest.push(delivered - committed);
+        }
       }
       for (const call of calls) call.cancel();
+      const fanoutP50 = await metric(httpPort, 'mirrorlite_grpc_live_fanout_ms{quantile="0.5"}');
+      const fanoutP99 = await metric(httpPort, 'mirrorlite_grpc_live_fanout_ms{quantile="0.99"}');
+      const p = (values: readonly number[]) =>
+        `p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms`;
       console.log(
-        `grpc: live, ${liveSubscribers} subscribers, ${held.length} files of ${perFile} messages: arrival → last ` +
-          `subscriber p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; ` +
-          `beyond the commit log line p99 ${percentile(beyondIngest, 99).toFixed(1)} ms`,
+        `grpc: live, ${liveSubscribers} subscribers, ${held.length} files of ${perFile} messages (load ` +
+          `${loadText(loadavg())}): arrival → first message at the last subscriber ${p(latencies)}; of which ` +
+          `ingest (arrival → commit log line) ${p(ingestTimes)}, beyond ingest (commit → last subscriber) ` +
+          `${p(beyondIngest)}; server fan-out (commit notice → written to all ${liveSubscribers} streams) p50 ` +
+          `${fanoutP50.toFixed(1)} ms, p99 ${fanoutP99.toFixed(1)} ms`,
       );
       for (const client of live) client.close();
       await until(
@@ -313,11 +342,13 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
       const idleKb = ((rssAfter - rssBefore) * 1024) / idleSubscribers;
       const heapKb = (heapAfter - heapBefore) / 1024 / idleSubscribers;
       console.log(
-        `grpc: ${idleSubscribers} idle subscribers: server RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB ` +
+        `grpc: ${idleSubscribers} idle subscribers (load ${loadText(loadavg())}): server RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB ` +
           `(${idleKb.toFixed(1)} KB each); main-thread heap used ${(heapBefore / 2 ** 20).toFixed(1)} → ` +
           `${(heapAfter / 2 ** 20).toFixed(1)} MB (${heapKb.toFixed(1)} KB each; both move with garbage collection)`,
       );
       return {
+        loadAverageStart,
+        loadAverageEnd: loadavg(),
         history: historyCount,
         replayPerSecond,
         replayCpuUsPerMessage: percentile(cpuPerMessageUs, 50),
@@ -325,7 +356,12 @@ export async function benchGrpc(options: GrpcBenchOptions = {}): Promise<GrpcBen
         liveSubscribers,
         latencyP50Ms: percentile(latencies, 50),
         latencyP99Ms: percentile(latencies, 99),
+        ingestP50Ms: percentile(ingestTimes, 50),
+        ingestP99Ms: percentile(ingestTimes, 99),
+        beyondIngestP50Ms: percentile(beyondIngest, 50),
         beyondIngestP99Ms: percentile(beyondIngest, 99),
+        serverFanoutP50Ms: fanoutP50,
+        serverFanoutP99Ms: fanoutP99,
         idleSubscribers,
         idleRssMb: rssAfter,
         idleKbPerSubscriber: idleKb,

@@ -30,9 +30,8 @@ export async function serveNodes(call: NodesCall, reads: GrpcReads, stats: GrpcS
     sink.end({ code: Status.NOT_FOUND, details: `${entityText(filter.fileId)} does not exist` });
     return;
   }
-  for (const node of page.messages) {
-    sink.write(node.bytes);
-    stats.messagesSent += 1;
-  }
+  const nodes = page.page;
+  sink.write(nodes.frames(0, nodes.count), nodes.count);
+  stats.messagesSent += nodes.count;
   sink.end("ok");
 }

@@ -1,20 +1,26 @@
 /**
- * One server-streaming call as the subscriptions see it: messages written in order with back-pressure, a bounded
- * queue of messages waiting for the stream to drain, and exactly one end (OK or an error status).
+ * One server-streaming call as the subscriptions see it: runs of framed messages written in order with
+ * back-pressure, a bounded queue of runs waiting for the stream to drain, and exactly one end (OK or an error
+ * status).
  *
- * Invariant: `queue` holds messages only while the call's stream is full (`waiting`); it never exceeds
- * `maxQueued` (past that the call ends with `onOverflow`'s status and the queue is dropped).
+ * Invariant: `queue` holds runs only while the call's stream is full (`waiting`); the messages in it never exceed
+ * `maxQueued` (past that the call ends with `overflow`'s status and the queue is dropped).
  */
 import type { ServerWritableStream } from "@grpc/grpc-js";
+import { type FrameStream, frameStreamOf } from "./frame-stream.ts";
 import { type Refusal, Status } from "./status.ts";
 
 export type CallEnd = "ok" | Refusal;
 
+type Run = { readonly frames: Buffer; readonly count: number };
+
 export class CallSink {
-  private readonly queue: Buffer[] = [];
+  private readonly queue: Run[] = [];
+  private queuedMessages = 0;
   private waiting = false;
   private ending: CallEnd | null = null;
   private drainWaiters: Array<() => void> = [];
+  private readonly stream: FrameStream;
   /** True once the call has ended (by us, or cancelled by the client). */
   closed = false;
   /** Messages handed to the stream. */
@@ -26,9 +32,11 @@ export class CallSink {
     private readonly overflow: Refusal,
     /** Called once when the call ends, however it ends (status code; CANCELLED when the client went away). */
     private readonly onClosed: (code: Status) => void,
+    stream: FrameStream = frameStreamOf(call),
   ) {
+    this.stream = stream;
     call.on("cancelled", () => this.close(Status.CANCELLED));
-    call.on("drain", () => this.flush());
+    stream.onDrain(() => this.flush());
   }
 
   /** True once the call has ended or is ending (nothing more may be written). */
@@ -36,32 +44,31 @@ export class CallSink {
     return this.closed || this.ending !== null;
   }
 
+  /** Messages waiting in our queue. */
   get queued(): number {
-    return this.queue.length;
+    return this.queuedMessages;
   }
 
-  /** Whether no message waits in our queue (the stream's own buffer may still hold some). */
-  get idle(): boolean {
-    return this.queue.length === 0;
-  }
-
-  write(message: Buffer): void {
-    if (this.closed || this.ending !== null) return;
+  /** Writes `count` framed messages (one contiguous run), or queues them while the stream is full. */
+  write(frames: Buffer, count: number): void {
+    if (this.closed || this.ending !== null || count === 0) return;
     if (this.waiting) {
-      this.queue.push(message);
-      if (this.queue.length > this.maxQueued) this.end(this.overflow, true);
+      this.queue.push({ frames, count });
+      this.queuedMessages += count;
+      if (this.queuedMessages > this.maxQueued) this.end(this.overflow, true);
       return;
     }
-    this.sent += 1;
-    if (!this.call.write(message)) this.waiting = true;
+    this.sent += count;
+    if (!this.stream.write(frames, count)) this.waiting = true;
   }
 
   private flush(): void {
     this.waiting = false;
     while (this.queue.length > 0 && !this.waiting && !this.closed) {
-      const message = this.queue.shift()!;
-      this.sent += 1;
-      if (!this.call.write(message)) this.waiting = true;
+      const run = this.queue.shift()!;
+      this.queuedMessages -= run.count;
+      this.sent += run.count;
+      if (!this.stream.write(run.frames, run.count)) this.waiting = true;
     }
     if (this.waiting || this.closed) return;
     if (this.ending !== null) {
@@ -86,8 +93,13 @@ export class CallSink {
   end(how: CallEnd, dropQueued = false): void {
     if (this.closed || this.ending !== null) return;
     this.ending = how;
-    if (dropQueued) this.queue.length = 0;
+    if (dropQueued) this.dropQueue();
     if (this.queue.length === 0) this.finish(how);
+  }
+
+  private dropQueue(): void {
+    this.queue.length = 0;
+    this.queuedMessages = 0;
   }
 
   private finish(how: CallEnd): void {
@@ -101,7 +113,7 @@ export class CallSink {
   private close(code: Status): void {
     if (this.closed) return;
     this.closed = true;
-    this.queue.length = 0;
+    this.dropQueue();
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
     for (const resolve of waiters) resolve();

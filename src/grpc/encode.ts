@@ -5,9 +5,10 @@
 import { decodeEntityId } from "../ids.ts";
 import type { NetworkNodeRow } from "../store/network.ts";
 import type { ServiceEndpointValue } from "../store/network-writes.ts";
-import type { TopicMessageRecord } from "../store/topics.ts";
+import type { TopicMessageRecord, TopicStreamRow } from "../store/topics.ts";
 import { proto } from "../streams/proto.ts";
-import { ProtoWriter } from "./wire.ts";
+import type { PageWriter } from "./page-frame.ts";
+import { ProtoWriter, putVarint, varintSize } from "./wire.ts";
 
 const NS_PER_SECOND = 1_000_000_000n;
 
@@ -73,6 +74,79 @@ export function encodeTopicResponse(out: ProtoWriter, record: TopicMessageRecord
     out.message(6, chunk);
   }
   return out.view();
+}
+
+/** Tag bytes of the fields `encodeCommonRow` writes (field number × 8 + wire type). */
+const TAG_TIMESTAMP = 0x0a;
+const TAG_SECONDS = 0x08;
+const TAG_NANOS = 0x10;
+const TAG_MESSAGE = 0x12;
+const TAG_RUNNING_HASH = 0x1a;
+const TAG_SEQUENCE = 0x20;
+/** Field 5, `runningHashVersion`, with the value 3 (every row that is not special). */
+const VERSION_3 = [0x28, 0x03] as const;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Whether a page row can take the short path of `encodeCommonRow`: not special (version 3, not a chunk), and its
+ * time and sequence number small enough to be written through a `number` exactly.
+ */
+export function isCommonRow(row: TopicStreamRow): boolean {
+  return row[2] === null && row[0] >= 0n && row[1] >= 0n && row[1] <= MAX_SAFE;
+}
+
+/**
+ * A common row's `ConsensusTopicResponse` (the same bytes `encodeTopicResponse` gives), written straight into its
+ * frame of the page: sizes first, then each field once, no intermediate message. This is the replay's hot path.
+ */
+export function encodeCommonRow(page: PageWriter, row: TopicStreamRow): void {
+  const [consensusNs, sequence, , runningHashBase64, messageBase64] = row;
+  // Below 2^63 ns the seconds stay below 2^34: exact as a number.
+  const seconds = Number(consensusNs / NS_PER_SECOND);
+  const nanos = Number(consensusNs % NS_PER_SECOND);
+  const sequenceNumber = Number(sequence);
+  const timestampSize =
+    (seconds === 0 ? 0 : 1 + varintSize(seconds)) + (nanos === 0 ? 0 : 1 + varintSize(nanos));
+  const messageSize = Buffer.byteLength(messageBase64, "base64");
+  const hashSize = Buffer.byteLength(runningHashBase64, "base64");
+  const size =
+    2 +
+    timestampSize +
+    (messageSize === 0 ? 0 : 1 + varintSize(messageSize) + messageSize) +
+    (hashSize === 0 ? 0 : 1 + varintSize(hashSize) + hashSize) +
+    (sequenceNumber === 0 ? 0 : 1 + varintSize(sequenceNumber)) +
+    VERSION_3.length;
+  const { buffer, at: start } = page.frameSpace(size);
+  let at = start;
+  buffer[at++] = TAG_TIMESTAMP;
+  buffer[at++] = timestampSize;
+  if (seconds !== 0) {
+    buffer[at++] = TAG_SECONDS;
+    at = putVarint(buffer, at, seconds);
+  }
+  if (nanos !== 0) {
+    buffer[at++] = TAG_NANOS;
+    at = putVarint(buffer, at, nanos);
+  }
+  if (messageSize !== 0) {
+    buffer[at++] = TAG_MESSAGE;
+    at = putVarint(buffer, at, messageSize);
+    at += buffer.write(messageBase64, at, messageSize, "base64");
+  }
+  if (hashSize !== 0) {
+    buffer[at++] = TAG_RUNNING_HASH;
+    at = putVarint(buffer, at, hashSize);
+    at += buffer.write(runningHashBase64, at, hashSize, "base64");
+  }
+  if (sequenceNumber !== 0) {
+    buffer[at++] = TAG_SEQUENCE;
+    at = putVarint(buffer, at, sequenceNumber);
+  }
+  buffer[at++] = VERSION_3[0];
+  buffer[at++] = VERSION_3[1];
+  // Stored base64 is canonical (written by the ingest from bytes), so the sizes above are what was written.
+  if (at - start !== size) throw new Error(`topic message at ${consensusNs} encoded to an unexpected size`);
+  page.commit(consensusNs, sequence, size);
 }
 
 /** The 4 bytes of a dotted IPv4 text; empty bytes for anything else (grpc.md §4.3). */

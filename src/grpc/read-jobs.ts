@@ -5,8 +5,9 @@
  * matches; the HTTP front never holds them.
  */
 import { defineRoute, type RouteAnswer, type RouteDef } from "../api/routes/route-table.ts";
+import { MAX_INT64 } from "../int64.ts";
 import type { ReadStore } from "../store/read-store.ts";
-import { encodeNodeAddress, encodeTopicResponse } from "./encode.ts";
+import { encodeCommonRow, encodeNodeAddress, encodeTopicResponse, isCommonRow } from "./encode.ts";
 import { PageWriter } from "./page-frame.ts";
 import { ProtoWriter } from "./wire.ts";
 
@@ -73,19 +74,23 @@ export function answerTopicPage(store: ReadStore, query: TopicPageQuery): RouteA
   if (query.check && !isTopic(store, query.topicId)) {
     return binary(new Uint8Array(), store.entityExists(query.topicId) ? NOT_A_TOPIC : TOPIC_UNKNOWN);
   }
-  const records = store.topics.listMessages({
-    topicId: query.topicId,
-    timestamps: [
-      { op: "gt", value: query.afterNs },
-      ...(query.beforeNs === null ? [] : [{ op: "lt" as const, value: query.beforeNs }]),
-    ],
-    sequenceNumbers: [],
-    order: "asc",
-    limit: Math.min(Math.max(1, query.limit), TOPIC_PAGE_SIZE),
-  });
+  const rows = store.topics.streamMessages(
+    query.topicId,
+    query.afterNs,
+    query.beforeNs === null ? MAX_INT64 : query.beforeNs - 1n,
+    Math.min(Math.max(1, query.limit), TOPIC_PAGE_SIZE),
+  );
   const page = new PageWriter();
-  const message = new ProtoWriter(512);
-  for (const record of records) {
+  let message: ProtoWriter | undefined;
+  for (const row of rows) {
+    if (isCommonRow(row)) {
+      encodeCommonRow(page, row);
+      continue;
+    }
+    // A chunk, an old running hash version or an extreme value: the whole row, through the general encoder.
+    const record = store.topics.getMessageAt(row[0]);
+    if (record === undefined) continue;
+    message ??= new ProtoWriter(512);
     page.add(record.consensusNs, record.sequenceNumber, encodeTopicResponse(message, record));
   }
   return binary(page.finish());

@@ -3,11 +3,11 @@
  * framed messages, or a failure.
  */
 import type { ReadAnswerer } from "../api/read-pool.ts";
-import { type FramedMessage, readPage } from "./page-frame.ts";
+import { FramePage } from "./page-frame.ts";
 import { NODES_JOB, type NodesQuery, TOPIC_PAGE_JOB, type TopicPageQuery } from "./read-jobs.ts";
 
 export type PageResult =
-  | { readonly ok: true; readonly status: number; readonly messages: FramedMessage[] }
+  | { readonly ok: true; readonly status: number; readonly page: FramePage }
   /** The read failed, passed its deadline or found no worker (the caller answers RESOURCE_EXHAUSTED). */
   | { readonly ok: false; readonly reason: string };
 
@@ -30,7 +30,7 @@ export function createGrpcReads(pool: ReadAnswerer): GrpcReads {
     }
     const body = outcome.response.body;
     if (typeof body === "string") return { ok: false, reason: "a gRPC read job answered text" };
-    return { ok: true, status: outcome.response.status, messages: readPage(body) };
+    return { ok: true, status: outcome.response.status, page: new FramePage(body) };
   };
   return {
     topicPage: (query) => run(TOPIC_PAGE_JOB, query),

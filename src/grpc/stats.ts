@@ -1,5 +1,8 @@
 import { Status } from "./status.ts";
 
+/** How many of the latest live fan-out times the quantiles cover. */
+const FANOUT_SAMPLES = 1024;
+
 /** What the gRPC API counts for `/metrics` and readiness; the server owns one and its parts update it. */
 export class GrpcStats {
   /** Open `subscribeTopic` calls. */
@@ -12,6 +15,27 @@ export class GrpcStats {
   messagesSent = 0;
   /** Calls ended, by status name (CANCELLED: the client went away). */
   readonly callsEnded = new Map<string, number>();
+  /** The latest live fan-out times (ms), a ring of at most `FANOUT_SAMPLES`. */
+  private readonly fanouts: number[] = [];
+  private nextFanout = 0;
+
+  /**
+   * One live fan-out: from a commit notice naming a topic to its first new message handed to the stream of every
+   * live subscription of the topic (the server's share of a live message's latency; the network and the client
+   * come after).
+   */
+  fanout(ms: number): void {
+    if (this.fanouts.length < FANOUT_SAMPLES) this.fanouts.push(ms);
+    else this.fanouts[this.nextFanout] = ms;
+    this.nextFanout = (this.nextFanout + 1) % FANOUT_SAMPLES;
+  }
+
+  /** The `q` quantile (0–1) of the latest live fan-out times, in ms (NaN before any). */
+  fanoutQuantile(q: number): number {
+    if (this.fanouts.length === 0) return Number.NaN;
+    const sorted = [...this.fanouts].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  }
 
   ended(code: Status): void {
     const name = Status[code] ?? String(code);

@@ -5,7 +5,7 @@
  * topics without new messages cost no read.
  *
  * Invariants:
- * - A subscription's messages are sent in consensus order, each once: `offer` drops what is not after `lastNs`
+ * - A subscription's messages are sent in consensus order, each once: `take` skips what is not after `lastNs`
  *   and ends the call (UNKNOWN) on a sequence break, which the reads below never produce.
  * - No lost wake-up: a catch-up notes the commit counter before each read and goes live only if no commit
  *   notice arrived meanwhile (a commit that landed before the read is in the read). From then on every commit
@@ -16,8 +16,8 @@
  *   subscription's queue is bounded (past it: DEADLINE_EXCEEDED, as upstream's listener buffer).
  */
 import type { ServerWritableStream } from "@grpc/grpc-js";
-import { CallSink } from "./call-sink.ts";
-import type { FramedMessage } from "./page-frame.ts";
+import { type CallEnd, CallSink } from "./call-sink.ts";
+import type { FramePage } from "./page-frame.ts";
 import { NOT_A_TOPIC, TOPIC_PAGE_SIZE, TOPIC_UNKNOWN } from "./read-jobs.ts";
 import type { GrpcReads, PageResult } from "./reads.ts";
 import type { TopicFilter } from "./requests.ts";
@@ -67,26 +67,54 @@ class TopicSubscription {
     return this.sink.ended;
   }
 
-  /** Sends `message` if it is new for this subscription. False once the subscription has ended. */
-  offer(message: FramedMessage): boolean {
+  /**
+   * Sends the messages of `page` that are new for this subscription (after `lastNs`), as one run: up to the first
+   * of a message at or past its end (not sent; the call ends OK), a sequence break (the call ends UNKNOWN, as
+   * upstream) and its limit (the call ends OK after it); at most `most` messages. False once the subscription
+   * has ended.
+   */
+  take(page: FramePage, most = Number.POSITIVE_INFINITY): boolean {
     if (this.sink.ended) return false;
-    if (message.consensusNs <= this.lastNs) return true;
-    const end = this.filter.endNs;
-    if (end !== null && message.consensusNs >= end) {
-      this.sink.end("ok");
-      return false;
-    }
-    if (this.lastSeq !== null && message.sequenceNumber !== this.lastSeq + 1n) {
+    const from = page.firstAfter(this.lastNs);
+    if (from >= page.count) return true;
+    if (this.lastSeq !== null && page.sequenceNumber(from) !== this.lastSeq + 1n) {
       this.sink.end(OUT_OF_ORDER, true);
       return false;
     }
-    this.sink.write(message.bytes);
-    this.stats.messagesSent += 1;
-    this.lastNs = message.consensusNs;
-    this.lastSeq = message.sequenceNumber;
-    if (this.remaining !== null) {
-      this.remaining -= 1n;
-      if (this.remaining === 0n) this.sink.end("ok");
+    let to = page.count;
+    let stop: CallEnd | null = null;
+    const end = this.filter.endNs;
+    if (end !== null) {
+      const past = page.firstAtOrAfter(end);
+      if (past < to) {
+        to = past;
+        stop = "ok";
+      }
+    }
+    const broken = page.sequenceBreakAfter(from);
+    if (broken < to) {
+      to = broken;
+      stop = OUT_OF_ORDER;
+    }
+    if (this.remaining !== null && this.remaining <= BigInt(to - from)) {
+      to = from + Number(this.remaining);
+      stop = "ok";
+    }
+    if (to - from > most) {
+      to = from + most;
+      stop = null;
+    }
+    const count = to - from;
+    if (count > 0) {
+      this.sink.write(page.frames(from, to), count);
+      this.stats.messagesSent += count;
+      this.lastNs = page.consensusNs(to - 1);
+      this.lastSeq = page.sequenceNumber(to - 1);
+      if (this.remaining !== null) this.remaining -= BigInt(count);
+    }
+    if (stop !== null) {
+      this.sink.end(stop, stop !== "ok");
+      return false;
     }
     return !this.sink.ended;
   }
@@ -102,8 +130,16 @@ class TopicSubscription {
 /** A catch-up read with what was known when it was issued (see the no-lost-wake-up invariant). */
 type CatchUpRead = { page: PageResult; counter: number; indexedEnd: bigint | null; limit: number };
 
-/** A topic with live subscriptions: at most one read of it runs at a time; `dirty` asks for another. */
-type LiveTopic = { readonly subs: Set<TopicSubscription>; reading: boolean; dirty: boolean };
+/**
+ * A topic with live subscriptions: at most one read of it runs at a time; `dirty` asks for another, and
+ * `noticedAt` is when the oldest commit notice it has not yet read for arrived (for the fan-out figure).
+ */
+type LiveTopic = {
+  readonly subs: Set<TopicSubscription>;
+  reading: boolean;
+  dirty: boolean;
+  noticedAt: number | null;
+};
 
 export class TopicHub {
   private commits = 0;
@@ -155,10 +191,12 @@ export class TopicHub {
     this.commits += 1;
     if (this.indexedEnd === null || consensusEndNs > this.indexedEnd) this.indexedEnd = consensusEndNs;
     const named = topics === null ? [...this.live.keys()] : topics;
+    const now = performance.now();
     for (const topicId of named) {
       const topic = this.live.get(topicId);
       if (topic === undefined) continue;
       topic.dirty = true;
+      topic.noticedAt ??= now;
       void this.readTopic(topicId, topic);
     }
     // Completion once the index has passed the end (§3.4 case 5): after the rows a pending read brings.
@@ -214,16 +252,16 @@ export class TopicHub {
         return;
       }
       first = false;
-      const messages = page.messages;
-      const full = messages.length >= limit;
+      const messages = page.page;
+      const full = messages.count >= limit;
       if (full) {
-        const left = sub.remaining === null ? null : sub.remaining - BigInt(messages.length);
+        const left = sub.remaining === null ? null : sub.remaining - BigInt(messages.count);
         if (left === null || left > 0n) {
           const next = left !== null && left < BigInt(TOPIC_PAGE_SIZE) ? Number(left) : TOPIC_PAGE_SIZE;
-          pending = this.issue(sub, messages.at(-1)!.consensusNs, next, false);
+          pending = this.issue(sub, messages.consensusNs(messages.count - 1), next, false);
         }
       }
-      for (const message of messages) if (!sub.offer(message)) return;
+      if (!sub.take(messages)) return;
       if (!full) {
         const end = filter.endNs;
         // §3.4 case 2 (an end before the call) and case 5 (the index had passed the end when this read began).
@@ -248,7 +286,7 @@ export class TopicHub {
     const topicId = sub.filter.topicId;
     let topic = this.live.get(topicId);
     if (topic === undefined) {
-      topic = { subs: new Set(), reading: false, dirty: false };
+      topic = { subs: new Set(), reading: false, dirty: false, noticedAt: null };
       this.live.set(topicId, topic);
     }
     topic.subs.add(sub);
@@ -271,6 +309,8 @@ export class TopicHub {
     try {
       while (topic.dirty && topic.subs.size > 0) {
         topic.dirty = false;
+        const noticedAt = topic.noticedAt;
+        topic.noticedAt = null;
         const issuedAt = this.commits;
         let from: bigint | null = null;
         for (const sub of topic.subs) if (from === null || sub.lastNs < from) from = sub.lastNs;
@@ -287,13 +327,19 @@ export class TopicHub {
           for (const sub of subs) sub.sink.end(DATA_SOURCE, true);
           continue;
         }
-        const full = page.messages.length >= TOPIC_PAGE_SIZE;
+        const full = page.page.count >= TOPIC_PAGE_SIZE;
         if (full) topic.dirty = true;
         const covered = subs.filter((sub) => sub.lastNs >= from!);
         if (covered.length < subs.length) topic.dirty = true;
-        // Message by message across the subscriptions, so that the first of a commit reaches every one of them
-        // before the rest of it reaches any.
-        for (const message of page.messages) for (const sub of covered) sub.offer(message);
+        // Each subscription's first new message, then (once HTTP/2 has sent those: its sends run before the next
+        // turn's callbacks) the rest, each a slice of the one page. In one go, a subscription's whole run would
+        // fill its connection's flow-control window and the client's reads before the next one's first message.
+        for (const sub of covered) sub.take(page.page, 1);
+        if (noticedAt !== null && page.page.count > 0) this.deps.stats.fanout(performance.now() - noticedAt);
+        if (page.page.count > 1) {
+          await new Promise((resolve) => setImmediate(resolve));
+          for (const sub of covered) sub.take(page.page);
+        }
         for (const sub of covered) {
           if (!full && sub.endAfterCommit !== null && sub.endAfterCommit <= issuedAt) sub.sink.end("ok");
         }

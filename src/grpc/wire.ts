@@ -7,6 +7,25 @@
 const WIRE_VARINT = 0;
 const WIRE_LENGTH_DELIMITED = 2;
 
+/** Bytes of a varint holding `value` (a non-negative integer below 2^53). */
+export function varintSize(value: number): number {
+  let size = 1;
+  for (let v = value; v >= 0x80; v = Math.floor(v / 128)) size += 1;
+  return size;
+}
+
+/** Writes `value` (a non-negative integer below 2^53) as a varint at `at`; returns where it ends. */
+export function putVarint(buffer: Buffer, at: number, value: number): number {
+  let v = value;
+  let i = at;
+  while (v >= 0x80) {
+    buffer[i++] = (v & 0x7f) | 0x80;
+    v = Math.floor(v / 128);
+  }
+  buffer[i++] = v;
+  return i;
+}
+
 export class ProtoWriter {
   private buffer: Buffer;
   private length = 0;

@@ -157,6 +157,23 @@ export function createMetrics({ ingest, dbPath, reads, grpc }: MetricsDeps): Met
       "gRPC calls ended with an error status (not OK, not cancelled by the client).",
       () => grpc()?.streamErrors ?? 0,
     );
+    new Gauge({
+      name: "mirrorlite_grpc_live_fanout_ms",
+      help:
+        "Quantiles of the latest 1024 live fan-outs: ms from a commit notice naming a topic to its first new " +
+        "message handed to every live subscription's stream.",
+      labelNames: ["quantile"],
+      registers: [registry],
+      collect() {
+        this.reset();
+        const stats = grpc();
+        if (stats === null) return;
+        for (const q of [0.5, 0.99]) {
+          const value = stats.fanoutQuantile(q);
+          if (!Number.isNaN(value)) this.labels({ quantile: String(q) }).set(value);
+        }
+      },
+    });
     new Counter({
       name: "mirrorlite_grpc_calls_ended_total",
       help: "gRPC calls ended, by status (CANCELLED: the client went away).",

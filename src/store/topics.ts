@@ -61,10 +61,28 @@ export type TopicMessagesQuery = {
   limit: number;
 };
 
+/**
+ * A message as a gRPC subscription streams it, in the fewest columns (every column costs the reader more than the
+ * bytes in it): consensus time, sequence number, whether the row is `special` (a chunk, or a running hash version
+ * other than 3: read it whole with `getMessageAt`), the running hash and the message, base64.
+ */
+export type TopicStreamRow = [
+  consensusNs: bigint,
+  sequenceNumber: bigint,
+  special: bigint | null,
+  runningHashBase64: string,
+  messageBase64: string,
+];
+
 export type TopicQueries = {
   getTopic(topicId: bigint): TopicRow | undefined;
   /** A page of a topic's messages in consensus order. */
   listMessages(query: TopicMessagesQuery): TopicMessageRecord[];
+  /**
+   * Up to `limit` messages of a topic with `afterNs < consensus time <= untilNs`, ascending: one range seek on
+   * `topic_message_by_topic` (the gRPC API's pages).
+   */
+  streamMessages(topicId: bigint, afterNs: bigint, untilNs: bigint, limit: number): TopicStreamRow[];
   getMessageBySequence(topicId: bigint, sequenceNumber: bigint): TopicMessageRecord | undefined;
   getMessageAt(consensusNs: bigint): TopicMessageRecord | undefined;
 };
@@ -147,6 +165,15 @@ export function createTopicQueries(db: Db, statements: StatementCache): TopicQue
     )
     .raw(true);
   const atTime = db.prepare(`SELECT ${MESSAGE_COLUMNS} FROM topic_message WHERE consensus_ns = ?`).raw(true);
+  const streamPage = db
+    .prepare(
+      `SELECT consensus_ns, sequence_number,
+         CASE WHEN running_hash_version IS NULL AND chunk_num IS NULL THEN NULL ELSE 1 END,
+         running_hash_base64, message_base64
+       FROM topic_message WHERE topic_id = ? AND consensus_ns > ? AND consensus_ns <= ?
+       ORDER BY consensus_ns LIMIT +?`,
+    )
+    .raw(true);
   const firstAtOrAfterSequence = db
     .prepare(
       `SELECT consensus_ns FROM topic_message WHERE topic_id = ? AND sequence_number >= ?
@@ -205,6 +232,10 @@ export function createTopicQueries(db: Db, statements: StatementCache): TopicQue
           .raw(true)
           .all(...params) as MessageDbRow[]
       ).map(toRecord);
+    },
+
+    streamMessages(topicId, afterNs, untilNs, limit) {
+      return streamPage.all(topicId, afterNs, untilNs, limit) as TopicStreamRow[];
     },
 
     getMessageBySequence(topicId, sequenceNumber) {

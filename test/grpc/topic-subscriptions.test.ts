@@ -318,6 +318,8 @@ describe("TopicMessageQuery (live)", () => {
     const metrics = await service.get("/metrics");
     expect(metrics.text).toMatch(/^mirrorlite_grpc_messages_sent_total [1-9]\d*$/m);
     expect(metrics.text).toMatch(/^mirrorlite_grpc_calls_ended_total\{status="NOT_FOUND"\} [1-9]\d*$/m);
+    // The live tests above had messages fanned out to live subscriptions: their times are sampled.
+    expect(metrics.text).toMatch(/^mirrorlite_grpc_live_fanout_ms\{quantile="0\.99"\} \d/m);
     const readiness = await service.get("/health/readiness");
     validateResponse({ path: "/health/readiness", status: readiness.status, body: readiness.body });
     expect((readiness.body as { grpc: unknown }).grpc).toEqual({
