@@ -1,6 +1,8 @@
 import { request } from "node:http";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createContractOpcodesQueries } from "../../src/store/contract-opcodes.ts";
 import { expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
 import { validateResponse } from "../helpers/openapi.ts";
 import { copyStream, startTestService, type TestService } from "../helpers/service.ts";
@@ -73,10 +75,12 @@ const errorBody = (message: string, detail: string) => ({
 describe("GET /contracts/results/{id}/opcodes with --opcodes on", () => {
   let service: TestService;
   let remove: () => void;
+  let dir: string;
 
   beforeAll(async () => {
     const stream = copyStream(fixtureStream("contracts"));
     remove = stream.remove;
+    dir = stream.dir;
     service = await startTestService({
       recordsDir: stream.dir,
       db: join(stream.dir, "..", "index.db"),
@@ -140,6 +144,52 @@ describe("GET /contracts/results/{id}/opcodes with --opcodes on", () => {
     expect(body.opcodes[0]!.stack).toEqual([word("80")]);
     for (const opcode of body.opcodes) {
       for (const item of [...opcode.stack, ...opcode.memory]) expect(item).toMatch(/^0x[0-9a-f]{64}$/);
+    }
+  });
+
+  it("replays emitLogs: one LOG per recorded log, with its topic count, in order", async () => {
+    const id = transactionId("logs-0-to-4");
+    const body = await trace(id);
+    const result = await recorded(id);
+    const time = step("logs-0-to-4").consensusTimestamp;
+    const { body: logs } = await get(service, `/api/v1/contracts/results/logs?timestamp=${time}&order=asc`);
+    expect(body.failed).toBe(false);
+    expect(body.return_value).toBe(result.call_result);
+    expect(body.contract_id).toBe(expected.accounts.logger!.id);
+    const topicCounts = (logs as { logs: Array<{ topics: string[] }> }).logs.map((log) => log.topics.length);
+    expect(topicCounts).toEqual([0, 1, 2, 3, 4]);
+    const logOps = body.opcodes.filter((o) => o.op.startsWith("LOG"));
+    expect(logOps.map((o) => Number(o.op.slice(3)))).toEqual(topicCounts);
+  });
+
+  it("replays an Ethereum transaction (type 4) as its ECDSA signer: the recorded revert", async () => {
+    const id = transactionId("eth-7702");
+    const body = await trace(id);
+    const result = await recorded(id);
+    expect(body.failed).toBe(true);
+    expect(body.contract_id).toBe(expected.accounts.reverter!.id);
+    expect(body.return_value).toBe(result.error_message);
+    expect(body.opcodes[body.opcodes.length - 1]).toMatchObject({ op: "REVERT", reason: body.return_value });
+  });
+
+  it("finds the transaction by id with one index seek", () => {
+    const db = new Database(join(dir, "..", "index.db"), { readonly: true });
+    try {
+      const texts: string[] = [];
+      const prepare = db.prepare.bind(db);
+      db.prepare = ((sql: string) => {
+        texts.push(sql);
+        return prepare(sql);
+      }) as typeof db.prepare;
+      createContractOpcodesQueries(db);
+      expect(texts.length).toBe(1);
+      const plan = prepare(`EXPLAIN QUERY PLAN ${texts[0]}`).all(0, 0, 0, 0) as Array<{ detail: string }>;
+      // The consensus range is on the index entries' rowid: no row is read past the first, no sort.
+      expect(plan.map((step) => step.detail)).toEqual([
+        "SEARCH transaction USING INDEX transaction_id (valid_start_ns=? AND payer_id=? AND rowid>? AND rowid<?)",
+      ]);
+    } finally {
+      db.close();
     }
   });
 
