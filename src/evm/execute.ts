@@ -47,7 +47,8 @@ export type CallOutcome =
  */
 export type RunObserver = {
   step(event: InterpreterStep): void;
-  messageStart(): void;
+  /** A call frame starts, with the gas it was given (a value transfer's stipend included). */
+  messageStart(message: { gasLimit: bigint }): void;
   messageEnd(result: EVMResult): void;
 };
 
@@ -194,7 +195,7 @@ async function runOnce(
   }
   // One-argument listeners: the EVM does not wait on them (a two-argument one would get a callback to call).
   const onStep = (event: InterpreterStep) => observer?.step(event);
-  const onStart = () => observer?.messageStart();
+  const onStart = (message: { gasLimit: bigint }) => observer?.messageStart(message);
   const onEnd = (result: EVMResult) => observer?.messageEnd(result);
   if (observer !== undefined) {
     evm.events.on("step", onStep);

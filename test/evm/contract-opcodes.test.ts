@@ -47,6 +47,8 @@ type ContractResultBody = {
   state_changes: Array<{ address: string; slot: string; value_read: string; value_written: string | null }>;
 };
 
+/** The long-zero EVM address of a `0.0.n` id. */
+const longZero = (id: string) => `0x${BigInt(id.split(".")[2]!).toString(16).padStart(40, "0")}`;
 const word = (hex: string) => `0x${hex.replace(/^0x/, "").padStart(64, "0")}`;
 
 /** A GET with exactly these headers (fetch would add its own `Accept-Encoding`). */
@@ -114,9 +116,7 @@ describe("GET /contracts/results/{id}/opcodes with --opcodes on", () => {
     expect(body.failed).toBe(false);
     expect(body.return_value).toBe(result.call_result);
     expect(body.contract_id).toBe(expected.accounts.token!.id);
-    expect(body.address).toBe(
-      `0x${BigInt(expected.accounts.token!.id.split(".")[2]!).toString(16).padStart(40, "0")}`,
-    );
+    expect(body.address).toBe(longZero(expected.accounts.token!.id));
     // Hedera charges at least 80% of the gas limit; the run itself stays within the limit.
     expect(body.gas).toBeGreaterThanOrEqual((result.gas_limit * 80) / 100);
     expect(body.gas).toBeLessThanOrEqual(result.gas_limit);
@@ -170,6 +170,36 @@ describe("GET /contracts/results/{id}/opcodes with --opcodes on", () => {
     expect(body.contract_id).toBe(expected.accounts.reverter!.id);
     expect(body.return_value).toBe(result.error_message);
     expect(body.opcodes[body.opcodes.length - 1]).toMatchObject({ op: "REVERT", reason: body.return_value });
+  });
+
+  it("replays make(7): the CREATE suspended before the child's operations at depth 1, the child's SSTORE recorded", async () => {
+    const id = transactionId("factory-make");
+    const body = await trace(id);
+    const result = await recorded(id);
+    expect(body.failed).toBe(false);
+    const at = body.opcodes.findIndex((o) => o.op === "CREATE");
+    expect(at).toBeGreaterThan(0);
+    const create = body.opcodes[at]!;
+    expect(create.depth).toBe(0);
+    // Recorded as Besu traces a suspended frame: its own pc, the gas left after its whole cost.
+    expect(create.gas).toBe(body.opcodes[at - 1]!.gas - create.gas_cost);
+    // Its cost holds the gas given to the child (all but 1/64 of what is left), far above CREATE's 32,000.
+    expect(create.gas).toBeLessThan(create.gas_cost / 63);
+    const back = body.opcodes.findIndex((o, i) => i > at && o.depth === 0);
+    const child = body.opcodes.slice(at + 1, back);
+    expect(child.length).toBeGreaterThan(0);
+    expect(child.every((o) => o.depth === 1)).toBe(true);
+    expect(child[child.length - 1]!.op).toBe("RETURN");
+    // The operation after the CREATE (the same pc + 1) has the child's unused gas back.
+    expect(body.opcodes[back]!.gas).toBeGreaterThan(create.gas);
+    const sstore = child.findIndex((o) => o.op === "SSTORE");
+    const before = child[sstore - 1]!.stack;
+    const childAddress = longZero(expected.accounts.child!.id);
+    const childChange = result.state_changes.find((c) => c.address === childAddress)!;
+    expect([before[before.length - 1], before[before.length - 2]]).toEqual([
+      word(childChange.slot),
+      word(childChange.value_written!),
+    ]);
   });
 
   it("finds the transaction by id with one index seek", () => {

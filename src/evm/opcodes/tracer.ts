@@ -4,9 +4,9 @@
  * `tracePostExecution`), so an entry shows the program counter the frame moved to, the gas left once the
  * operation was charged, and the stack, memory and storage as the operation left them. @ethereumjs/evm reports
  * each step *before* it runs: an entry is completed by the next step of the same frame, or when its frame ends.
- * A call or a creation is recorded as its frame is suspended (before the callee runs), as Besu traces it: its own
- * program counter, the gas left after its full cost (the callee's gas included), the stack still holding its
- * arguments.
+ * A call or a creation is recorded as its frame is suspended (when the callee's frame starts), as Besu traces it:
+ * its own program counter, the gas left after its full cost (the gas given to the callee included: @ethereumjs
+ * charges that only once the callee returns), the stack still holding its arguments.
  */
 import type { EVMResult, InterpreterStep } from "@ethereumjs/evm";
 import { EVMError } from "@ethereumjs/evm";
@@ -55,6 +55,8 @@ const STATICCALL = 0xfa;
 const REVERT = 0xfd;
 const SELFDESTRUCT = 0xff;
 const STOP = 0x00;
+/** The gas a call with value gives its callee for free (not part of the caller's cost). */
+const CALL_STIPEND = 2300n;
 const SLOAD = 0x54;
 const SSTORE = 0x55;
 const JUMP = 0x56;
@@ -115,7 +117,8 @@ function grownWords(step: InterpreterStep, offsetAt: number, lengthAt: number): 
   return Math.max(current, Math.ceil(Number(end) / 32));
 }
 
-type Pending = { entry: OpcodeEntry; step: InterpreterStep };
+/** An operation waiting for what it left: the next step of its frame, its callee's start, or its frame's end. */
+type Pending = { entry: OpcodeEntry; step: InterpreterStep; suspends: boolean };
 type Frame = { pending: Pending | null };
 
 export type OpcodeTrace = {
@@ -255,16 +258,24 @@ export function createOpcodeTrace(
         reason: null,
       };
       entries.push(entry);
-      const input = INPUT_ARGS[step.opcode.code];
-      if (input !== undefined) {
-        // Suspended for the callee: recorded now, with its own pc and the stack still holding its arguments.
-        entry.gas = Number(step.gasLeft - costOf(step));
-        capture(entry, step.stack, step.memory, grownWords(step, input[0], input[1]));
-        return;
-      }
-      frame.pending = { entry, step };
+      frame.pending = { entry, step, suspends: INPUT_ARGS[step.opcode.code] !== undefined };
     },
-    messageStart() {
+    messageStart(message) {
+      const caller = frames[frames.length - 1];
+      const pending = caller?.pending;
+      if (pending?.suspends === true && !cut) {
+        // Suspended for the callee: its own pc, its full cost, the stack still holding its arguments.
+        const { entry, step } = pending;
+        const code = step.opcode.code;
+        const stipend =
+          (code === CALL || code === CALLCODE) && peek(step.stack, 2) !== 0n ? CALL_STIPEND : 0n;
+        const cost = costOf(step) + message.gasLimit - stipend;
+        entry.gas_cost = Number(cost);
+        entry.gas = Number(step.gasLeft - cost);
+        const input = INPUT_ARGS[code]!;
+        capture(entry, step.stack, step.memory, grownWords(step, input[0], input[1]));
+        caller!.pending = null;
+      }
       frames.push({ pending: null });
     },
     messageEnd(result: EVMResult) {
