@@ -137,8 +137,11 @@ export function createOpcodeTrace(
 ): OpcodeTrace {
   const entries: OpcodeEntry[] = [];
   const frames: Frame[] = [];
-  /** Every slot the run read or wrote, with its value now (the first contract to touch a key keeps it). */
-  const slots = new Map<string, string>();
+  /**
+   * Every slot the run read or wrote, by key, with its value now. Upstream merges the slots of all contracts by key,
+   * the first contract to touch a key keeping it: `owner` is that contract.
+   */
+  const slots = new Map<string, { owner: string; value: string }>();
   let snapshot: Record<string, string> = {};
   let snapshotStale = false;
   let used = { stackItems: 0, memoryWords: 0, storageEntries: 0 };
@@ -149,16 +152,19 @@ export function createOpcodeTrace(
     if (!options.storage) return {};
     if (snapshotStale) {
       // Sorted by key, as upstream's TreeMap; one object shared by the entries until a slot changes.
-      snapshot = Object.fromEntries([...slots.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      const sorted = [...slots.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      snapshot = Object.fromEntries(sorted.map(([key, slot]) => [key, slot.value]));
       snapshotStale = false;
     }
     return snapshot;
   };
 
-  const setSlot = (key: bigint, value: bigint, overwrite: boolean) => {
+  const setSlot = (owner: string, key: bigint, value: bigint, written: boolean) => {
     const k = word(key);
-    if (!overwrite && slots.has(k)) return;
-    slots.set(k, word(value));
+    const held = slots.get(k);
+    // A read keeps what is known; a write updates its own contract's slot only.
+    if (held !== undefined && (!written || held.owner !== owner)) return;
+    slots.set(k, { owner, value: word(value) });
     snapshotStale = true;
   };
 
@@ -196,8 +202,9 @@ export function createOpcodeTrace(
   /** An operation followed by `next` in its frame: `next` shows what it left. */
   const completeWith = ({ entry, step }: Pending, next: InterpreterStep) => {
     const code = step.opcode.code;
-    if (code === SSTORE) setSlot(peek(step.stack, 0), peek(step.stack, 1), true);
-    else if (code === SLOAD) setSlot(peek(step.stack, 0), peek(next.stack, 0), false);
+    if (code === SSTORE) setSlot(step.address.toString(), peek(step.stack, 0), peek(step.stack, 1), true);
+    else if (code === SLOAD)
+      setSlot(step.address.toString(), peek(step.stack, 0), peek(next.stack, 0), false);
     entry.pc = next.pc;
     entry.gas = Number(next.gasLeft);
     capture(entry, next.stack, next.memory, Number(next.memoryWordCount));
