@@ -85,6 +85,11 @@ export type Config = {
    * testnet 296, previewnet 297, other 298 (default, as upstream's).
    */
   network?: "mainnet" | "testnet" | "previewnet" | "other";
+  /**
+   * `GET /api/v1/contracts/results/{id}/opcodes` replays recorded transactions with the opcode logger (`--opcodes
+   * on`). Off (default, as upstream ships it): that path answers 404.
+   */
+  opcodes?: boolean;
   /** Past this many bytes the write-ahead log is checkpointed and started over (default 64 MiB; no flag: tests). */
   walLimitBytes?: number;
 };
@@ -130,6 +135,7 @@ const schema = {
     grpcPort: { type: ["integer", "null"], minimum: 0, maximum: 65535 },
     sidecars: { enum: ["off", "optional", "required"] },
     network: { enum: ["mainnet", "testnet", "previewnet", "other"] },
+    opcodes: { type: "boolean" },
     walLimitBytes: { type: "integer", minimum: 4096 },
   },
 } as const;

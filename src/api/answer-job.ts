@@ -52,7 +52,10 @@ export function renderPostAnswer(answer: RouteAnswer): RenderedBody {
   return renderBody(answer.status, answer.json, null, answer.contentType ?? JAVA_JSON_TYPE, null);
 }
 
-/** Answers jobs: a GET's answer is always synchronous; a POST's may be a promise (an EVM call). */
+/**
+ * Answers jobs: a GET's answer is synchronous, but for a route with `answerAsync` (an EVM replay); a POST's may be a
+ * promise (an EVM call).
+ */
 export type JobAnswerer = {
   (job: ReadJob & { readonly method: "GET" }): ReadOutcome;
   (job: ReadJob): ReadOutcome | Promise<ReadOutcome>;
@@ -74,12 +77,15 @@ export function createJobAnswerer(routes: readonly RouteDef[], store: ReadStore)
   const endRead = () => {
     if (db.inTransaction) db.exec("COMMIT");
   };
-  const answerPost = (route: RouteDef, job: ReadJob): ReadOutcome | Promise<ReadOutcome> => {
-    if (route.post === undefined) throw new Error(`route ${job.template} takes no POST`);
+  /** Runs an answer that may await, in one read transaction held until it settles. */
+  const answerHeld = (
+    run: () => RouteAnswer | Promise<RouteAnswer>,
+    render: (answer: RouteAnswer) => RenderedBody,
+  ): ReadOutcome | Promise<ReadOutcome> => {
     db.exec("BEGIN DEFERRED");
     let answer: RouteAnswer | Promise<RouteAnswer>;
     try {
-      answer = route.post.answer(store, job.query, job.request);
+      answer = run();
     } catch (error) {
       endRead();
       throw error;
@@ -87,19 +93,31 @@ export function createJobAnswerer(routes: readonly RouteDef[], store: ReadStore)
     if (answer instanceof Promise) {
       return answer
         .then(
-          (settled): ReadOutcome => ({ ok: true, response: renderPostAnswer(settled) }),
+          (settled): ReadOutcome => ({ ok: true, response: render(settled) }),
           (error: unknown): ReadOutcome => ({ ok: false, failure: failureOf(error) }),
         )
         .finally(endRead);
     }
     endRead();
-    return { ok: true, response: renderPostAnswer(answer) };
+    return { ok: true, response: render(answer) };
+  };
+  const answerPost = (route: RouteDef, job: ReadJob): ReadOutcome | Promise<ReadOutcome> => {
+    const post = route.post;
+    if (post === undefined) throw new Error(`route ${job.template} takes no POST`);
+    return answerHeld(() => post.answer(store, job.query, job.request), renderPostAnswer);
   };
   return ((job: ReadJob): ReadOutcome | Promise<ReadOutcome> => {
     const route = byTemplate.get(job.template);
     try {
       if (route === undefined) throw new Error(`no route ${job.template} in this thread's table`);
       if (job.method === "POST") return answerPost(route, job);
+      const answerAsync = route.answerAsync;
+      if (answerAsync !== undefined) {
+        return answerHeld(
+          () => answerAsync(store, job.query, job.request),
+          (answer) => renderRouteAnswer(route, answer),
+        );
+      }
       return inOneSnapshot.deferred(route, job);
     } catch (error) {
       return { ok: false, failure: failureOf(error) };

@@ -15,6 +15,7 @@ import { accountRoutes } from "./routes/accounts.ts";
 import { balanceRoutes } from "./routes/balances.ts";
 import { blockRoutes } from "./routes/blocks.ts";
 import { contractCallRoutes } from "./routes/contract-call.ts";
+import { contractOpcodesRoutes } from "./routes/contract-opcodes.ts";
 import { contractRoutes } from "./routes/contracts.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { feeEstimatePost } from "./routes/fee-estimate.ts";
@@ -56,6 +57,8 @@ export type AppDeps = {
   routers?: readonly RequestHandler[];
   /** Milliseconds of a monotonic clock the response cache is timed by (tests pass their own). */
   now?: () => number;
+  /** `GET /contracts/results/{id}/opcodes` replays transactions (`--opcodes on`); off: 404, as upstream ships it. */
+  opcodes?: boolean;
 };
 
 export type App = {
@@ -77,7 +80,7 @@ export type App = {
  * (`/api/v1/tokens/balances` and `/api/v1/tokens/nfts` are not token IDs). Every thread builds its own from
  * these factories: the front to match and parse, each read worker to answer.
  */
-export function apiRoutes(chainId?: bigint): RouteDef[] {
+export function apiRoutes(chainId?: bigint, opcodes = false): RouteDef[] {
   return [
     ...tokenListRoutes(),
     ...nftRoutes(),
@@ -95,6 +98,7 @@ export function apiRoutes(chainId?: bigint): RouteDef[] {
     ...topicRoutes(),
     ...scheduleRoutes(),
     ...contractCallRoutes(chainId),
+    ...contractOpcodesRoutes(opcodes, chainId),
     ...contractRoutes(),
   ];
 }
@@ -120,7 +124,7 @@ export function createApp(deps: AppDeps): App {
   app.use(errorHandler(log));
 
   const generation = () => status().lastBlock;
-  const routes = [...apiRoutes(), ...(deps.extraRoutes ?? [])];
+  const routes = [...apiRoutes(undefined, deps.opcodes === true), ...(deps.extraRoutes ?? [])];
   const metrics = deps.metrics;
   const observe = deps.observe ?? (metrics === undefined ? undefined : (e) => metrics.observeRequest(e));
   const cache = createResponseCache(deps.cache);

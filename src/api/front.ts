@@ -149,7 +149,7 @@ export function createFront(deps: FrontDeps): RequestListener {
       }
     }
     const request = { url, params };
-    const query = route.parse(request);
+    const query = route.parse(request, req.headers);
     reads.run({ template: route.template, method: "GET", query, request }).then(
       (outcome: ReadOutcome) => {
         if (!outcome.ok) {

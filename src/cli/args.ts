@@ -72,6 +72,8 @@ ${COMMON_OPTIONS.replace("a node's record stream folder (…/record0.0.3)", "a n
                                                       off disables it (5600)
   --network NAME              MIRRORLITE_NETWORK      mainnet, testnet, previewnet or other: the EVM's chain id
                                                       in /contracts/call (295-298; other)
+  --opcodes on|off            MIRRORLITE_OPCODES      replay transactions at /contracts/results/{id}/opcodes
+                                                      (off: 404, as the mirror node ships it) (off)
 
 SIGTERM or SIGINT stops cleanly within 10 s (a file being applied is rolled back, never half applied);
 a second signal exits at once.`;
@@ -127,6 +129,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         "grpc-port": { type: "string" },
         sidecars: { type: "string" },
         network: { type: "string" },
+        opcodes: { type: "string" },
       },
     }));
   } catch (error) {
@@ -180,6 +183,9 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   const networkText = option("network", "MIRRORLITE_NETWORK")?.toLowerCase();
   if (networkText !== undefined && !["mainnet", "testnet", "previewnet", "other"].includes(networkText))
     problems.push(`network must be mainnet, testnet, previewnet or other, not "${networkText}"`);
+  const opcodesText = option("opcodes", "MIRRORLITE_OPCODES")?.toLowerCase();
+  if (opcodesText !== undefined && opcodesText !== "on" && opcodesText !== "off")
+    problems.push(`opcodes must be on or off, not "${opcodesText}"`);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = validateConfig({
     // The bundled demo is a throwaway: index it in memory unless told otherwise.
@@ -210,6 +216,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     ...(sidecarsText === undefined ? {} : { sidecars: sidecarsText as SidecarMode }),
     ...(networkText === undefined ? {} : { network: networkText as NonNullable<Config["network"]> }),
     ...(settleMs === undefined ? {} : { settleMs }),
+    ...(name === "serve" && opcodesText !== undefined ? { opcodes: opcodesText === "on" } : {}),
   });
   return { name, config };
 }

@@ -132,6 +132,7 @@ export async function startService(
       metrics,
       metricsElsewhere: config.metricsPort !== undefined,
       grpcStatus: () => grpc?.status() ?? null,
+      opcodes: config.opcodes === true,
       ...appExtras,
     });
     if (config.metricsPort !== undefined) {

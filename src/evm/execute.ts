@@ -1,4 +1,11 @@
-import { createEVM, type EVM, EVMError, type ExecResult } from "@ethereumjs/evm";
+import {
+  createEVM,
+  type EVM,
+  EVMError,
+  type EVMResult,
+  type ExecResult,
+  type InterpreterStep,
+} from "@ethereumjs/evm";
 import { Address, createZeroAddress } from "@ethereumjs/util";
 import { hederaCommon } from "./chain.ts";
 import { activeRate, exchangeRateResult } from "./exchange-rate.ts";
@@ -35,6 +42,17 @@ export type CallOutcome =
   | { kind: "failure"; status: string; revertData: Uint8Array; gasUsed: bigint }
   /** The call reached a Hedera system contract (or a token's facade) that this server does not execute. */
   | { kind: "unsupported"; address: string };
+
+/**
+ * Watches one run (the opcode tracer, src/evm/opcodes/): each interpreter step before it executes, each message
+ * (call frame) as it starts and ends, and the top-level result.
+ */
+export type RunObserver = {
+  step(event: InterpreterStep): void;
+  /** A call frame starts, with the gas it was given (a value transfer's stipend included). */
+  messageStart(message: { gasLimit: bigint }): void;
+  messageEnd(result: EVMResult): void;
+};
 
 /**
  * The Hedera system contracts: token service (0x167), exchange rate (0x168), PRNG (0x169), account service
@@ -222,6 +240,7 @@ async function runOnce(
   chainId: bigint,
   input: CallInput,
   gasLimit: bigint,
+  observer?: RunObserver,
 ): Promise<CallOutcome> {
   const create = input.to === null;
   const intrinsic = intrinsicGas(input.data, create);
@@ -232,27 +251,44 @@ async function runOnce(
   const { evm, context } = await evmFor(chainId, stateManager, view, block);
   const caller = new Address(input.from);
   const to = input.to === null ? undefined : new Address(input.to);
-  const result = await evm.runCall({
-    caller,
-    origin: caller,
-    ...(to === undefined ? {} : { to }),
-    data: input.data,
-    value: input.value * WEIBARS_PER_TINYBAR,
-    gasLimit: gasLimit - intrinsic,
-    gasPrice: input.gasPrice,
-    block: {
-      header: {
-        number: block.number,
-        coinbase: createZeroAddress(),
-        timestamp: block.timestamp,
-        difficulty: 0n,
-        prevRandao: block.prevRandao,
-        gasLimit: MAX_GAS,
-        baseFeePerGas: 0n,
-        getBlobGasPrice: () => 0n,
+  // One-argument listeners: the EVM does not wait on them (a two-argument one would get a callback to call).
+  const onStep = (event: InterpreterStep) => observer?.step(event);
+  const onStart = (message: { gasLimit: bigint }) => observer?.messageStart(message);
+  const onEnd = (result: EVMResult) => observer?.messageEnd(result);
+  if (observer !== undefined) {
+    evm.events.on("step", onStep);
+    evm.events.on("beforeMessage", onStart);
+    evm.events.on("afterMessage", onEnd);
+  }
+  const result = await evm
+    .runCall({
+      caller,
+      origin: caller,
+      ...(to === undefined ? {} : { to }),
+      data: input.data,
+      value: input.value * WEIBARS_PER_TINYBAR,
+      gasLimit: gasLimit - intrinsic,
+      gasPrice: input.gasPrice,
+      block: {
+        header: {
+          number: block.number,
+          coinbase: createZeroAddress(),
+          timestamp: block.timestamp,
+          difficulty: 0n,
+          prevRandao: block.prevRandao,
+          gasLimit: MAX_GAS,
+          baseFeePerGas: 0n,
+          getBlobGasPrice: () => 0n,
+        },
       },
-    },
-  });
+    })
+    .finally(() => {
+      // The EVM is the thread's, reused by the next run: take the listeners off whatever happened.
+      if (observer === undefined) return;
+      evm.events.off("step", onStep);
+      evm.events.off("beforeMessage", onStart);
+      evm.events.off("afterMessage", onEnd);
+    });
   if (context.systemContract !== null) return { kind: "unsupported", address: context.systemContract };
   const exec = result.execResult;
   const gasUsed = intrinsic + exec.executionGasUsed;
@@ -268,14 +304,18 @@ async function runOnce(
   return { kind: "success", output: exec.returnValue, gasUsed };
 }
 
-/** Executes `input` as `eth_call` over the ledger `view` at `block`; never writes. */
+/**
+ * Executes `input` as `eth_call` over the ledger `view` at `block`; never writes. An `observer` sees every step
+ * and call frame of the run (the opcode tracer).
+ */
 export function executeCall(
   view: StateView,
   block: BlockValues,
   chainId: bigint,
   input: CallInput,
+  observer?: RunObserver,
 ): Promise<CallOutcome> {
-  return runOnce(view, block, chainId, input, input.gas);
+  return runOnce(view, block, chainId, input, input.gas, observer);
 }
 
 /** How close the estimate must come to the least gas that succeeds, as a fraction of it (upstream: a tolerance). */

@@ -59,6 +59,7 @@ describe("the OpenAPI document", () => {
         "/api/v1/contracts/results/logs",
         "/api/v1/contracts/results/{transactionIdOrHash}",
         "/api/v1/contracts/results/{transactionIdOrHash}/actions",
+        "/api/v1/contracts/results/{transactionIdOrHash}/opcodes",
         "/api/v1/contracts/{contractIdOrAddress}",
         "/api/v1/contracts/{contractIdOrAddress}/results",
         "/api/v1/contracts/{contractIdOrAddress}/results/logs",

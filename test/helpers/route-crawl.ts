@@ -72,6 +72,7 @@ export const ROUTES_WALKED = [
   "/api/v1/contracts/results/logs",
   "/api/v1/contracts/results/{transactionIdOrHash}",
   "/api/v1/contracts/results/{transactionIdOrHash}/actions",
+  "/api/v1/contracts/results/{transactionIdOrHash}/opcodes",
   "/api/v1/contracts/{contractIdOrAddress}",
   "/api/v1/contracts/{contractIdOrAddress}/results",
   "/api/v1/contracts/{contractIdOrAddress}/results/logs",
@@ -260,6 +261,8 @@ async function crawlContracts(
   for (const result of results) {
     await ask(service, `/api/v1/contracts/results/${result.hash}`, answers);
     await allPages(service, `/api/v1/contracts/results/${result.hash}/actions?limit=100`, answers);
+    // Off unless --opcodes on (404 on both paths); the replays are tested in test/evm/.
+    await ask(service, `/api/v1/contracts/results/${result.hash}/opcodes`, answers);
     if (result.contract_id !== null) {
       await ask(service, `/api/v1/contracts/${result.contract_id}/results/${result.timestamp}`, answers);
     }

@@ -14,7 +14,7 @@
  * builds the same table and finds a route by its template: the front to match and parse, each read worker to
  * answer. What travels between the two is `parse`'s value, so it must survive `structuredClone`.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { ReadStore } from "../../store/read-store.ts";
 import { JAVA_JSON_TYPE } from "../java/index.ts";
 import { toJson } from "../json.ts";
@@ -85,6 +85,11 @@ type RouteCommon = {
   readonly maxAge: number;
   /** POST, if the path takes it; never cached. */
   readonly post?: PostStep;
+  /**
+   * A GET answer that awaits (an EVM replay, `/opcodes`): when set, the worker runs it instead of `answer`, in one
+   * read transaction held until it settles, as a POST's. Such a route is never cached (`caching: "none"`).
+   */
+  readonly answerAsync?: (store: ReadStore, query: unknown, request: RouteRequest) => Promise<RouteAnswer>;
   readonly style?: RouteStyle;
   /**
    * Which path parameters the route takes (default: any). Where the public mirror node's ingress sends only
@@ -96,8 +101,11 @@ type RouteCommon = {
 
 /** A route of the table. `Q` is what `parse` hands `answer` (see the module comment). */
 export type RouteDef<Q = unknown> = RouteCommon & {
-  /** GET (and HEAD), first step: parameter checks, on the front's thread. */
-  readonly parse: (request: RouteRequest) => Q;
+  /**
+   * GET (and HEAD), first step: parameter checks, on the front's thread. `headers` are the request's (the few
+   * routes that read one, `/opcodes`'s `Accept-Encoding`; absent when a test parses a URL alone).
+   */
+  readonly parse: (request: RouteRequest, headers?: IncomingHttpHeaders) => Q;
   /** GET (and HEAD), second step: queries and rendering, given the store of the thread it runs on. */
   readonly answer: (store: ReadStore, query: Q, request: RouteRequest) => RouteAnswer;
 };
