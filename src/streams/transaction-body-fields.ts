@@ -281,8 +281,11 @@ export function hasTokenApprovals(bytes: Uint8Array, start: number, end: number)
     pos = cursor;
     if ((tag & 7) === WIRE_LENGTH_DELIMITED && tag >>> 3 === 2) {
       const stop = payloadEnd(bytes, pos, end);
+      // `cursor` moves as the list is read: its start is kept for the second walk.
+      const listStart = cursor;
       // A TokenTransferList's fungible entries are field 2 (approval field 3), its NFT transfers field 3 (field 4).
-      if (listHasApproval(bytes, cursor, stop, 2) || listHasApproval(bytes, cursor, stop, 3, 4)) return true;
+      if (listHasApproval(bytes, listStart, stop, 2) || listHasApproval(bytes, listStart, stop, 3, 4))
+        return true;
       pos = stop;
     } else {
       pos = skip(bytes, tag & 7, pos, end);

@@ -55,13 +55,18 @@ async function ingest(source: Source, readerThread: boolean, label: string) {
   };
   const { port1, port2 } = new MessageChannel();
   const messages: IngestWorkerMessage[] = [];
-  port2.on("message", (message: IngestWorkerMessage) => messages.push(message));
+  // A one-shot ingest ends with one of these: every message before it has been delivered once it arrives.
+  const ended = new Promise<void>((resolve) => {
+    port2.on("message", (message: IngestWorkerMessage) => {
+      messages.push(message);
+      if (message.type === "caught-up" || message.type === "stopped") resolve();
+    });
+  });
   const worker = runIngestWorker(data, port1);
   expect(worker).not.toBeNull();
   await worker!.started;
+  await ended;
   worker!.finish();
-  // Messages posted before the port closed are delivered on the next turns of the event loop.
-  await new Promise((resolve) => setTimeout(resolve, 0));
   port2.close();
   return { dump: dumpIndex(dbPath), messages };
 }
