@@ -22,7 +22,7 @@
  * Run alone: `node --import tsx bench/ingest-speed.ts [--full] [--large] [--rounds N] [--baseline REF]`.
  */
 
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -159,7 +159,7 @@ async function measure(
   const db = join(work, "bench.db");
   for (let round = 0; round < rounds; round++) {
     for (const variant of variants) {
-      for (const suffix of ["", "-wal", "-shm"]) await removeQuietly(db + suffix);
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(db + suffix, { force: true });
       const watched = await runWatched(variant.script, variant.args(db));
       if (variant.best === null || watched.seconds < variant.best.seconds) variant.best = watched;
     }
@@ -193,11 +193,6 @@ async function measure(
     ratio: decode.seconds / records.seconds,
     blocksRatio: decode.seconds / blocks.seconds,
   };
-}
-
-async function removeQuietly(path: string): Promise<void> {
-  const { rmSync } = await import("node:fs");
-  rmSync(path, { force: true });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
