@@ -188,7 +188,7 @@ function runWatchingThreads(script: string, args: readonly string[]): Promise<nu
 }
 
 /** Exports git ref `ref` into a temporary folder, links this checkout's node_modules and builds it. */
-function buildBaseline(ref: string): { script: string; remove: () => void } {
+export function buildBaseline(ref: string): { script: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), "mirrorlite-baseline-"));
   execFileSync("sh", ["-c", `git -C "${REPO}" archive "${ref}" | tar -x -C "${dir}"`]);
   symlinkSync(join(REPO, "node_modules"), join(dir, "node_modules"));

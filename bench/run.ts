@@ -6,7 +6,8 @@
  *   npm run bench                      # everything (about 10 minutes on 2 cores)
  *   npm run bench -- ingest blocks     # only the named parts: ingest, blocks, tokens, network, startup, fees, supply, topics, contract-reads, transactions, ingest-speed, block-ingest, account-relations, reads, accounts, grpc
  *   npm run bench -- grpc --quick      # the gRPC part with 20,000 history messages and 10 live files
- *   npm run bench -- ingest-speed --large   # with the 1M-transaction scaling point (several minutes more)
+ *   npm run bench -- ingest-speed           # records and blocks beside decode-only, 20k tx per mix (about a minute)
+ *   npm run bench -- ingest-speed --full    # the same at 200k tx per mix (--large: with 1M token-heavy too)
  *   npm run bench -- transactions --baseline=REF   # ingest speed next to the build of git ref REF too
  *   npm run bench -- block-ingest --baseline=REF   # block ingest by the build of git ref REF too, same rounds
  */
@@ -52,13 +53,23 @@ if (wanted("ingest")) {
   for (const r of results) verdict(r.name, r.ratio, r.target);
 }
 if (wanted("ingest-speed")) {
-  console.log("== ingest speed next to decode-only");
-  for (const r of await benchIngestSpeed({ large: flags.includes("--large") })) {
-    verdict(`ingest/decode-only, ${r.name}`, r.ratio, 0.5);
-    const rss = r.ingestRssMb;
-    verdicts.push(
-      `${`ingest peak RSS, ${r.name}`.padEnd(56)} ${rss === null ? "n/a" : `${Math.round(rss)} MB`} (target 256 MB) ${rss !== null && rss <= 256 ? "met" : "MISSED"}`,
-    );
+  console.log("== ingest speed next to decode-only, records and blocks");
+  const baseline = flags.find((flag) => flag.startsWith("--baseline="))?.slice("--baseline=".length);
+  for (const r of await benchIngestSpeed({
+    full: flags.includes("--full"),
+    large: flags.includes("--large"),
+    ...(baseline === undefined ? {} : { baseline }),
+  })) {
+    verdict(`ingest/decode-only, records, ${r.name}`, r.ratio, 0.5);
+    verdict(`ingest/decode-only, blocks, ${r.name}`, r.blocksRatio, 0.5);
+    for (const [what, rss] of [
+      ["records", r.ingestRssMb],
+      ["blocks", r.blocksRssMb],
+    ] as const) {
+      verdicts.push(
+        `${`ingest peak RSS, ${what}, ${r.name}`.padEnd(56)} ${rss === null ? "n/a" : `${Math.round(rss)} MB`} (target 256 MB) ${rss !== null && rss <= 256 ? "met" : "MISSED"}`,
+      );
+    }
   }
 }
 if (wanted("block-ingest")) {

@@ -1,12 +1,11 @@
 import type { WriteStore } from "../store/write-store.ts";
 import { BLOCK_STREAM_VERSION } from "../streams/block-file.ts";
-import type { BlockRecord } from "../streams/block-records.ts";
 import { toBigInt } from "../streams/long.ts";
 import type { PreparedBlockHead } from "../streams/prepared-block.ts";
 import { RECORD_PARTS } from "../streams/record-fields.ts";
 import type { SidecarRecords } from "../streams/sidecar-file.ts";
 import type { HapiVersion, RecordFile } from "../streams/types.ts";
-import { type DecodedItem, DecodeError, decodeBlockRecord, decodeItem } from "./decode.ts";
+import { type DecodedItem, DecodeError, decodeItem } from "./decode.ts";
 import { applyAccountFacts } from "./handlers/account-facts.ts";
 import { applyContractFacts } from "./handlers/contract-result.ts";
 import { applyHbarTransfers } from "./handlers/hbar-transfers.ts";
@@ -70,19 +69,18 @@ export function writeRecordFile(
 }
 
 /**
- * Writes one block stream block (rows, block row, cursor) like `writeRecordFile`: `records` are its transactions
- * as the records the record path would have read (streams/prepared-block.ts). `previousHash` is what the blocks
+ * Writes one block stream block (rows, block row, cursor) like `writeRecordFile`: `items` are its transactions
+ * as the records the record path would have read (streams/prepared-block.ts, `decodeSerializedRecords`). `previousHash` is what the blocks
  * API answers for it: the footer's previous block root, or at the cutover the last record file's hash.
  */
 export function writeBlockFile(
   store: WriteStore,
   block: PreparedBlockHead,
-  records: readonly BlockRecord[],
+  items: readonly DecodedItem[],
   previousHash: Uint8Array,
   shouldStop?: () => boolean,
   sidecars?: SidecarRecords,
 ): AppliedFile {
-  const items = records.map(decodeBlockRecord);
   const applied = writeBlockRows(
     store,
     {

@@ -1,11 +1,13 @@
 /**
- * The block reader thread: reads, decompresses, checks, root-hashes and transforms the blocks the ingest thread
- * asks for, in the order asked, and posts each prepared block back (streams/prepared-block.ts), so that the
- * ingest thread applies one block while the next are prepared. Nothing here touches the index: the chain is
- * checked, and every block applied, by the ingest thread in order (block-reader.ts is its side).
+ * The reader thread: reads and prepares the stream files the ingest thread asks for, in the order asked, and posts
+ * each back, so that the ingest thread applies one file while the next are prepared. A block is read,
+ * decompressed, checked, root-hashed and transformed (streams/prepared-block.ts); a record file is read with its
+ * signature and sidecar files, gunzipped, hashed and its transactions' bodies found (prepared-record-file.ts).
+ * Nothing here touches the index: the chain is checked, and every file applied, by the ingest thread in order
+ * (block-reader.ts is its side).
  *
- * Memory stays bounded: the ingest thread asks for a few blocks ahead only, and the reader starts no block while
- * the prepared blocks posted and not yet taken hold more than the budget (counted in shared memory).
+ * Memory stays bounded: the ingest thread asks for a few files ahead only, and the reader starts no file while
+ * the prepared files posted and not yet taken hold more than the budget (counted in shared memory).
  */
 import { join } from "node:path";
 import { CorruptFileError } from "../errors.ts";
@@ -19,17 +21,43 @@ import {
   transferablesOf,
 } from "../streams/prepared-block.ts";
 import { blockDisplayName, blockNumberOf } from "./block-files.ts";
-import { type ThreadError, toThreadError } from "./thread-errors.ts";
+import {
+  type PreparedRecordFile,
+  preparedRecordBytes,
+  prepareRecordFile,
+  type RecordReadOptions,
+  recordTransferables,
+} from "./prepared-record-file.ts";
+import type { SidecarMode } from "./sidecars.ts";
+import { fromThreadError, type ThreadError, toThreadError } from "./thread-errors.ts";
 
-/** What the ingest thread hands the reader thread. */
-export type BlockReaderData = {
-  /** The block stream folder; requests name paths below it. */
-  dir: string;
-  /** The most bytes a block file may hold on disk (`--max-file-mb`). */
+/** Which folder a requested file is in, and so how it is read. */
+export type FileKind = "record" | "block";
+
+/** A stream file prepared, whichever its kind. */
+export type PreparedFile =
+  | { kind: "block"; block: PreparedBlock }
+  | { kind: "record"; file: PreparedRecordFile };
+
+/** Where files are read from and within which bounds (the reader thread's and the ingest thread's alike). */
+export type ReadSettings = {
+  /** The block stream folder; block requests name paths below it (null: none). */
+  blocksDir: string | null;
+  /** The record stream folder; record requests name files in it (null: none). */
+  recordsDir: string | null;
+  /** The most bytes a file may hold on disk (`--max-file-mb`), and a record file decompressed. */
   maxFileBytes: number;
   /** The most bytes a block may hold uncompressed. */
   maxBlockBytes: number;
-  /** Prepared blocks posted and not taken may hold this many KiB before the reader waits. */
+  /** Sidecar files of record files (`--sidecars`). */
+  sidecars: SidecarMode;
+  /** Read each record file's signature file (`--verify-signatures`). */
+  signatures: boolean;
+};
+
+/** What the ingest thread hands the reader thread. */
+export type BlockReaderData = ReadSettings & {
+  /** Prepared files posted and not taken may hold this many KiB before the reader waits. */
   budgetKib: number;
   /** Int32 slots shared with the ingest thread (see `SIGNAL`). */
   signal: SharedArrayBuffer;
@@ -47,14 +75,24 @@ export const SIGNAL = {
 export const SIGNAL_SLOTS = 3;
 
 /** Ingest thread → reader. Ids increase; `drop` forgets every request up to `upTo` not yet started. */
-export type BlockReaderRequest = { type: "read"; id: number; path: string } | { type: "drop"; upTo: number };
+export type BlockReaderRequest =
+  | { type: "read"; id: number; kind: FileKind; path: string }
+  | { type: "drop"; upTo: number };
 
 /** A prepared block as it crosses threads: records that could not be derived travel as their error. */
 export type WireBlock = PreparedBlockHead & { records: SerializedRecords | { error: ThreadError } };
 
+/** A prepared record file as it crosses threads: what could not be read travels as its error. */
+export type WireRecordFile = Omit<PreparedRecordFile, "signature" | "sidecars"> & {
+  signature: Uint8Array | { error: ThreadError } | null;
+  sidecars: { files: PreparedRecordFile["sidecars"]["files"]; error: ThreadError | null };
+};
+
+export type WireFile = { kind: "block"; block: WireBlock } | { kind: "record"; file: WireRecordFile };
+
 /** Reader → ingest thread, one per request not dropped, in request order. */
 export type BlockReaderResult =
-  | { id: number; ok: true; block: WireBlock; heldKib: number }
+  | { id: number; ok: true; file: WireFile; heldKib: number }
   | { id: number; ok: false; error: ThreadError; heldKib: 0 };
 
 /** The side of a message channel the reader talks through. */
@@ -82,6 +120,73 @@ export function readAndPrepareBlock(
   return prepareBlock(path, blockDisplayName(path, blockNumberOf(path)), bytes, limits.maxBlockBytes);
 }
 
+/** File `path` of `kind`, read and prepared (see `readAndPrepareBlock` and `prepareRecordFile`). */
+export function readAndPrepare(settings: ReadSettings, kind: FileKind, path: string): PreparedFile {
+  const dir = kind === "block" ? settings.blocksDir : settings.recordsDir;
+  if (dir === null) throw new Error(`no ${kind} folder to read ${path} from`);
+  if (kind === "block") return { kind, block: readAndPrepareBlock(dir, path, settings) };
+  return { kind, file: prepareRecordFile(dir, path, recordReadOptions(settings)) };
+}
+
+function recordReadOptions(settings: ReadSettings): RecordReadOptions {
+  return {
+    maxFileBytes: settings.maxFileBytes,
+    sidecars: settings.sidecars,
+    signatures: settings.signatures,
+  };
+}
+
+/** A prepared file ready to post, the buffers it hands over, and the bytes it holds. */
+function toWire(prepared: PreparedFile): { file: WireFile; transfer: ArrayBuffer[]; bytes: number } {
+  if (prepared.kind === "block") {
+    const { block } = prepared;
+    return {
+      file: { kind: "block", block: toWireBlock(block) },
+      transfer: transferablesOf(block),
+      bytes: preparedBytes(block),
+    };
+  }
+  const { file } = prepared;
+  const { signature, sidecars } = file;
+  const wire: WireRecordFile = {
+    ...file,
+    signature: signature instanceof Error ? { error: toThreadError(signature) } : signature,
+    sidecars: {
+      files: sidecars.files,
+      error: sidecars.error === null ? null : toThreadError(sidecars.error),
+    },
+  };
+  return {
+    file: { kind: "record", file: wire },
+    transfer: recordTransferables(file),
+    bytes: preparedRecordBytes(file),
+  };
+}
+
+/** A posted file as the ingest thread takes it: errors made again, of the class they were. */
+export function fromWire(file: WireFile): PreparedFile {
+  if (file.kind === "block") {
+    const { records } = file.block;
+    return {
+      kind: "block",
+      block: { ...file.block, records: "error" in records ? fromThreadError(records.error) : records },
+    };
+  }
+  const { signature, sidecars } = file.file;
+  return {
+    kind: "record",
+    file: {
+      ...file.file,
+      signature:
+        signature === null || signature instanceof Uint8Array ? signature : fromThreadError(signature.error),
+      sidecars: {
+        files: sidecars.files,
+        error: sidecars.error === null ? null : fromThreadError(sidecars.error),
+      },
+    },
+  };
+}
+
 /** `block` ready to post. */
 export function toWireBlock(block: PreparedBlock): WireBlock {
   const { records } = block;
@@ -103,20 +208,19 @@ type AtomicsWithWaitAsync = typeof Atomics & {
  */
 export function runBlockReader(data: BlockReaderData, port: BlockReaderPort): void {
   const signal = new Int32Array(data.signal);
-  const limits = { maxFileBytes: data.maxFileBytes, maxBlockBytes: data.maxBlockBytes };
-  const queue: Array<{ id: number; path: string }> = [];
+  const queue: Array<{ id: number; kind: FileKind; path: string }> = [];
   let running = false;
 
   const overBudget = () => Atomics.load(signal, SIGNAL.heldKib) >= data.budgetKib;
 
-  const serve = (request: { id: number; path: string }): void => {
+  const serve = (request: { id: number; kind: FileKind; path: string }): void => {
     let result: BlockReaderResult;
     let transfer: ArrayBuffer[] = [];
     try {
-      const block = readAndPrepareBlock(data.dir, request.path, limits);
-      const heldKib = Math.ceil(preparedBytes(block) / 1024);
-      result = { id: request.id, ok: true, block: toWireBlock(block), heldKib };
-      transfer = transferablesOf(block);
+      const wire = toWire(readAndPrepare(data, request.kind, request.path));
+      const heldKib = Math.ceil(wire.bytes / 1024);
+      result = { id: request.id, ok: true, file: wire.file, heldKib };
+      transfer = wire.transfer;
       Atomics.add(signal, SIGNAL.heldKib, heldKib);
     } catch (error) {
       result = { id: request.id, ok: false, error: toThreadError(error), heldKib: 0 };
@@ -150,7 +254,7 @@ export function runBlockReader(data: BlockReaderData, port: BlockReaderPort): vo
   };
 
   port.on("message", (request: BlockReaderRequest) => {
-    if (request.type === "read") queue.push({ id: request.id, path: request.path });
+    if (request.type === "read") queue.push({ id: request.id, kind: request.kind, path: request.path });
     else {
       const keep = queue.filter((queued) => queued.id > request.upTo);
       queue.length = 0;

@@ -1,7 +1,8 @@
 /**
- * The ingest thread's side of block reading: blocks are prepared (read, decompressed, checked, root-hashed and
- * transformed, see streams/prepared-block.ts) by a reader thread a few blocks ahead of the one being applied,
- * and taken here in order. The ingest thread stays synchronous, as file application is: it takes a result with
+ * The ingest thread's side of reading stream files: blocks and record files are prepared (blocks read,
+ * decompressed, checked, root-hashed and transformed, see streams/prepared-block.ts; record files read with their
+ * signature and sidecar files, gunzipped and hashed, see prepared-record-file.ts) by a reader thread a few files
+ * ahead of the one being applied, and taken here in order. The ingest thread stays synchronous, as file application is: it takes a result with
  * `receiveMessageOnPort` and sleeps on a shared counter while the next one is not ready, never on the event
  * loop. Nothing about the index changes: the chain is checked and each block applied by the caller, in order,
  * and a block that does not read surfaces here as the same error, naming the same file, as when read in place.
@@ -18,13 +19,40 @@ import {
   type BlockReaderData,
   type BlockReaderRequest,
   type BlockReaderResult,
-  readAndPrepareBlock,
+  type FileKind,
+  fromWire,
+  type PreparedFile,
+  type ReadSettings,
+  readAndPrepare,
   SIGNAL,
   SIGNAL_SLOTS,
-  type WireBlock,
 } from "./block-reader-worker.ts";
+import type { PreparedRecordFile } from "./prepared-record-file.ts";
 import { fromThreadError } from "./thread-errors.ts";
 
+export type FileReader = {
+  /** The files the next `take`s will ask for, in order: the reader starts on the first few now. */
+  plan(kind: FileKind, paths: readonly string[]): void;
+  /**
+   * Block `path` prepared (waiting for the reader thread when it is not yet). Throws what reading it threw
+   * (`CorruptFileError` naming the path…); `AbandonedError` when a stop is asked for while waiting.
+   */
+  takeBlock(path: string): PreparedBlock;
+  /** The same for record file `name`. */
+  takeRecord(name: string): PreparedRecordFile;
+  /** Ends the reader thread. */
+  close(): void;
+};
+
+export type FileReaderOptions = Omit<ReadSettings, "sidecars" | "signatures"> &
+  Partial<Pick<ReadSettings, "sidecars" | "signatures">> & {
+    log: Logger;
+    shouldStop?: () => boolean;
+    /** Prepare files on a reader thread (default) or on the calling thread. */
+    thread?: boolean;
+  };
+
+/** A block reader alone (what the block path used before record files were read ahead too). */
 export type BlockReader = {
   /** The blocks the next `take`s will ask for, in order: the reader starts on the first few now. */
   plan(paths: readonly string[]): void;
@@ -53,6 +81,11 @@ export type BlockReaderOptions = {
  */
 export const LOOK_AHEAD_BLOCKS = 4;
 /**
+ * Record files asked for ahead: they are smaller than blocks (two seconds of transactions each) and come in
+ * larger numbers, so the reader is kept further ahead; the byte budget bounds memory all the same.
+ */
+export const LOOK_AHEAD_RECORD_FILES = 16;
+/**
  * Prepared blocks waiting to be taken may hold this much before the reader starts no other: memory stays within
  * this plus the block being prepared (itself bounded by `--max-file-mb`). Mainnet blocks are a few MB.
  */
@@ -66,12 +99,29 @@ const WAIT_SLICE_MS = 50;
  */
 const STALL_MS = 60_000;
 
-type Pending = { id: number; path: string };
+type Pending = { id: number; kind: FileKind; path: string };
 
 export function createBlockReader(options: BlockReaderOptions): BlockReader {
-  const { dir, log } = options;
-  const limits = { maxFileBytes: options.maxFileBytes, maxBlockBytes: options.maxBlockBytes };
-  const prepareHere = (path: string) => readAndPrepareBlock(dir, path, limits);
+  const { dir, ...rest } = options;
+  const reader = createFileReader({ ...rest, blocksDir: dir, recordsDir: null });
+  return {
+    plan: (paths) => reader.plan("block", paths),
+    take: (path) => reader.takeBlock(path),
+    close: () => reader.close(),
+  };
+}
+
+export function createFileReader(options: FileReaderOptions): FileReader {
+  const { log } = options;
+  const settings: ReadSettings = {
+    blocksDir: options.blocksDir,
+    recordsDir: options.recordsDir,
+    maxFileBytes: options.maxFileBytes,
+    maxBlockBytes: options.maxBlockBytes,
+    sidecars: options.sidecars ?? "optional",
+    signatures: options.signatures ?? false,
+  };
+  const prepareHere = (kind: FileKind, path: string) => readAndPrepare(settings, kind, path);
 
   let thread: {
     worker: Worker;
@@ -80,6 +130,7 @@ export function createBlockReader(options: BlockReaderOptions): BlockReader {
     /** Set once the thread failed or exited: blocks are prepared here from then on. */
     gone: boolean;
   } | null = null;
+  let plannedKind: FileKind = "block";
   let planned: readonly string[] = [];
   /** Requested from the reader and not yet taken, in order. */
   let pending: Pending[] = [];
@@ -94,8 +145,7 @@ export function createBlockReader(options: BlockReaderOptions): BlockReader {
       const channel = new MessageChannel();
       const signal = new SharedArrayBuffer(SIGNAL_SLOTS * Int32Array.BYTES_PER_ELEMENT);
       const data: BlockReaderData = {
-        dir,
-        ...limits,
+        ...settings,
         budgetKib: LOOK_AHEAD_BYTES / 1024,
         signal,
       };
@@ -113,16 +163,13 @@ export function createBlockReader(options: BlockReaderOptions): BlockReader {
       const lost = (why: string) => {
         if (started.gone) return;
         started.gone = true;
-        log.warn({ reason: why }, "the block reader thread stopped; blocks are read on the ingest thread");
+        log.warn({ reason: why }, "the reader thread stopped; files are read on the ingest thread");
       };
       worker.on("error", (error) => lost(error.message));
       worker.on("exit", (code) => lost(`exited with code ${code}`));
       return started;
     } catch (error) {
-      log.warn(
-        { reason: (error as Error).message },
-        "no block reader thread; blocks are read on the ingest thread",
-      );
+      log.warn({ reason: (error as Error).message }, "no reader thread; files are read on the ingest thread");
       return null;
     }
   };
@@ -158,11 +205,12 @@ export function createBlockReader(options: BlockReaderOptions): BlockReader {
     pending = [];
   };
 
-  /** Asks for the planned blocks after the last one pending, up to the look-ahead. */
+  /** Asks for the planned files after the last one pending, up to the look-ahead. */
   const topUp = (from: number): void => {
     if (!usable()) return;
-    for (let at = from + pending.length; at < planned.length && pending.length < LOOK_AHEAD_BLOCKS; at++) {
-      const request = { id: nextId++, path: planned[at]! };
+    const lookAhead = plannedKind === "block" ? LOOK_AHEAD_BLOCKS : LOOK_AHEAD_RECORD_FILES;
+    for (let at = from + pending.length; at < planned.length && pending.length < lookAhead; at++) {
+      const request = { id: nextId++, kind: plannedKind, path: planned[at]! };
       pending.push(request);
       thread!.port.postMessage({ type: "read", ...request } satisfies BlockReaderRequest);
     }
@@ -181,7 +229,7 @@ export function createBlockReader(options: BlockReaderOptions): BlockReader {
       if (performance.now() - started > STALL_MS) {
         log.warn(
           { file: request.path },
-          "the block reader thread does not answer; blocks are read on the ingest thread",
+          "the reader thread does not answer; files are read on the ingest thread",
         );
         thread!.gone = true;
         void thread!.worker.terminate();
@@ -191,38 +239,51 @@ export function createBlockReader(options: BlockReaderOptions): BlockReader {
     }
   };
 
-  return {
-    plan(paths) {
+  const take = (kind: FileKind, path: string): PreparedFile => {
+    if (!usable()) return prepareHere(kind, path);
+    let at = plannedKind === kind ? planned.indexOf(path) : -1;
+    if (pending[0]?.path !== path || pending[0]?.kind !== kind) {
+      // Not the file asked for next (a group is tried again, or applied without a plan): start over from it.
       dropPending();
+      if (at < 0) {
+        plannedKind = kind;
+        planned = [path];
+        at = 0;
+      }
+      topUp(at);
+    }
+    const request = pending[0]!;
+    const result = await_(request);
+    if (result === null) {
+      dropPending();
+      return prepareHere(kind, path);
+    }
+    pending.shift();
+    received.delete(request.id);
+    release(result);
+    topUp(at + 1);
+    if (!result.ok) throw fromThreadError(result.error);
+    return fromWire(result.file);
+  };
+
+  return {
+    plan(kind, paths) {
+      dropPending();
+      plannedKind = kind;
       planned = [...paths];
       if (planned.length === 0) return;
       thread ??= start();
       topUp(0);
     },
-    take(path) {
-      if (!usable()) return prepareHere(path);
-      let at = planned.indexOf(path);
-      if (pending[0]?.path !== path) {
-        // Not the block asked for next (a group is tried again, or applied without a plan): start over from it.
-        dropPending();
-        if (at < 0) {
-          planned = [path];
-          at = 0;
-        }
-        topUp(at);
-      }
-      const request = pending[0]!;
-      const result = await_(request);
-      if (result === null) {
-        dropPending();
-        return prepareHere(path);
-      }
-      pending.shift();
-      received.delete(request.id);
-      release(result);
-      topUp(at + 1);
-      if (!result.ok) throw fromThreadError(result.error);
-      return fromWireBlock(result.block);
+    takeBlock(path) {
+      const prepared = take("block", path);
+      if (prepared.kind !== "block") throw new Error(`${path} was read as a ${prepared.kind}`);
+      return prepared.block;
+    },
+    takeRecord(name) {
+      const prepared = take("record", name);
+      if (prepared.kind !== "record") throw new Error(`${name} was read as a ${prepared.kind}`);
+      return prepared.file;
     },
     close() {
       if (thread === null) return;
@@ -231,9 +292,4 @@ export function createBlockReader(options: BlockReaderOptions): BlockReader {
       thread.port.close();
     },
   };
-}
-
-function fromWireBlock(block: WireBlock): PreparedBlock {
-  const { records } = block;
-  return { ...block, records: "error" in records ? fromThreadError(records.error) : records };
 }

@@ -1,5 +1,6 @@
+import { CorruptFileError } from "../errors.ts";
 import { entityIdOf } from "../ids.ts";
-import type { BlockRecord } from "../streams/block-records.ts";
+import type { SerializedRecords } from "../streams/block-record-bytes.ts";
 import { proto } from "../streams/proto.ts";
 import { type RecordFields, readRecordFields, recordFieldsOf } from "../streams/record-fields.ts";
 import { signatureMapBytes } from "../streams/signature-map.ts";
@@ -60,33 +61,57 @@ export function decodeItem(item: RecordItem): DecodedItem {
   if (fields === null) {
     // Not a record the field reader takes as the decoder would: decode it now, failing as the decoder fails.
     const record = proto.TransactionRecord.decode(item.recordBytes);
-    const bodyBytes = transactionBodyBytes(item.transactionBytes);
+    const bodyBytes = item.bodyBytes ?? transactionBodyBytes(item.transactionBytes);
     return new Item(record, null, recordFieldsOf(record), bodyBytes, undefined, item.transactionBytes);
   }
   return new Item(
     undefined,
     item.recordBytes,
     fields,
-    transactionBodyBytes(item.transactionBytes),
+    item.bodyBytes ?? transactionBodyBytes(item.transactionBytes),
     undefined,
     item.transactionBytes,
   );
 }
 
 /**
- * The same facts for a transaction of a block stream block, whose record was synthesized from the block's items
- * (streams/block-records.ts): handlers cannot tell the two apart.
+ * The transactions of a prepared block (streams/block-record-bytes.ts) as items, read as record file items are:
+ * each record's common fields off the wire, the record decoded whole only when something reads a part they do not
+ * hold (the reader thread encoded them; decoding them all again here cost more than applying most of them). A
+ * record the field reader does not take is decoded now: when that fails, a `CorruptFileError` names block `name`.
  */
-export function decodeBlockRecord(block: BlockRecord): DecodedItem {
-  return new Item(
-    block.record,
-    null,
-    recordFieldsOf(block.record),
-    block.bodyBytes,
-    block.body,
-    null,
-    block.signatureMap ?? null,
-  );
+export function decodeSerializedRecords(name: string, serialized: SerializedRecords): DecodedItem[] {
+  const { records, bodies, recordEnds, bodyEnds } = serialized;
+  const signatureMaps = new Map(serialized.signatureMaps);
+  const items = new Array<DecodedItem>(recordEnds.length);
+  let recordStart = 0;
+  let bodyStart = 0;
+  for (let i = 0; i < recordEnds.length; i++) {
+    const recordBytes = records.subarray(recordStart, recordEnds[i]!);
+    const bodyBytes = bodies.subarray(bodyStart, bodyEnds[i]!);
+    const sigMap = signatureMaps.get(i) ?? null;
+    const fields = readRecordFields(recordBytes);
+    if (fields === null) {
+      let record: proto.TransactionRecord;
+      try {
+        record = proto.TransactionRecord.decode(recordBytes);
+      } catch (cause) {
+        throw new CorruptFileError(
+          name,
+          `a transaction result does not decode: ${(cause as Error).message}`,
+          {
+            cause,
+          },
+        );
+      }
+      items[i] = new Item(record, null, recordFieldsOf(record), bodyBytes, undefined, null, sigMap);
+    } else {
+      items[i] = new Item(undefined, recordBytes, fields, bodyBytes, undefined, null, sigMap);
+    }
+    recordStart = recordEnds[i]!;
+    bodyStart = bodyEnds[i]!;
+  }
+  return items;
 }
 
 /**

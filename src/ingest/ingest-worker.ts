@@ -101,6 +101,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     ...(data.commitTransactions === undefined ? {} : { commitTransactions: data.commitTransactions }),
     maxFileBytes: data.maxFileBytes,
     ...(data.sidecars === undefined ? {} : { sidecars: data.sidecars }),
+    ...(data.readerThread === undefined ? {} : { readerThread: data.readerThread }),
     log,
     checkSignature:
       data.addressBookPath && data.recordsDir !== null

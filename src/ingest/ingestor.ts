@@ -6,26 +6,21 @@ import type { Logger } from "../log.ts";
 import type { WriteStore } from "../store/write-store.ts";
 import { checkBlockChain } from "../streams/block-chain.ts";
 import { BLOCK_STREAM_VERSION } from "../streams/block-file.ts";
-import { deserializeRecords, deserializeSidecars } from "../streams/block-record-bytes.ts";
+import { deserializeSidecars } from "../streams/block-record-bytes.ts";
 import { BLOCK_START_PREFIX_BYTES, blockStartTimeNs } from "../streams/block-start-time.ts";
 import { type ChainTip, checkChain, nextBlockNumber } from "../streams/chain.ts";
-import {
-  FileTooLargeError,
-  MAX_DECOMPRESSED_BYTES,
-  readFileBounded,
-  TOO_LARGE_HINT,
-} from "../streams/decompress.ts";
-import { readRecordFile } from "../streams/read-record-file.ts";
+import { MAX_DECOMPRESSED_BYTES } from "../streams/decompress.ts";
 import { groupSidecarRecords } from "../streams/sidecar-file.ts";
 import type { RecordFile } from "../streams/types.ts";
 import { AbandonedError, type AppliedFile, writeBlockFile, writeRecordFile } from "./apply.ts";
 import { blockDisplayName, blockNumberOf, listBlocks, newestBlock, readyBlocks } from "./block-files.ts";
-import { type BlockReader, createBlockReader } from "./block-reader.ts";
-import { type DecodedItem, DecodeError, decodeBlockRecord } from "./decode.ts";
+import { createFileReader, type FileReader } from "./block-reader.ts";
+import { type DecodedItem, DecodeError, decodeSerializedRecords } from "./decode.ts";
 import { type DirEntry, isRecordFile, readyRecordFiles, signatureNameOf, streamOrderKey } from "./files.ts";
+import { recordFileOf } from "./prepared-record-file.ts";
 import { createRecordFolder, type FolderFs, type RecordFolder } from "./record-folder.ts";
 import { DEFAULT_SETTLE_MS, type Look, nextLooks } from "./settle.ts";
-import { readRecordSidecars, type SidecarMode } from "./sidecars.ts";
+import { decodeSidecarContents, type SidecarMode } from "./sidecars.ts";
 
 /** Checks a record file against its signature file before it is applied (see `--verify-signatures`). */
 export type SignatureCheck = (file: RecordFile, signatureBytes: Uint8Array, signatureName: string) => void;
@@ -41,10 +36,11 @@ export type IngestorOptions = {
   /** The largest uncompressed block accepted, in bytes (default `maxFileBytes`). */
   maxBlockBytes?: number;
   /**
-   * Prepare blocks (read, decompress, root hash, transform) on a reader thread a few blocks ahead of the one
-   * being applied (default), or on the ingest thread itself.
+   * Prepare files (blocks: read, decompress, root hash, transform; record files: read with their signature and
+   * sidecar files, gunzip, hashes) on a reader thread a few files ahead of the one being applied (default), or on
+   * the ingest thread itself (the index is the same either way).
    */
-  blockReaderThread?: boolean;
+  readerThread?: boolean;
   store: WriteStore;
   waitSignatures: boolean;
   log: Logger;
@@ -110,7 +106,7 @@ export type Ingestor = {
   tip(): ChainTip | null;
   /** A file event in the record folder: `name` appeared or changed (the folder is listed in full only now and then). */
   noted(name: string): void;
-  /** Ends the block reader thread, if one was started. */
+  /** Ends the reader thread, if one was started. */
   close(): void;
 };
 
@@ -131,15 +127,6 @@ export function createIngestor(options: IngestorOptions): Ingestor {
   const groupMaxMs = options.commitMs ?? GROUP_MAX_MS;
   const maxFileBytes = options.maxFileBytes ?? MAX_DECOMPRESSED_BYTES;
 
-  /** A stream file's bytes (`path` below `folder`), refused unread (as corrupt) when larger than the bound. */
-  function readBounded(folder: string, path: string, name = path): Uint8Array {
-    try {
-      return readFileBounded(join(folder, path), maxFileBytes);
-    } catch (error) {
-      if (!(error instanceof FileTooLargeError)) throw error;
-      throw new CorruptFileError(name, `${error.message}${TOO_LARGE_HINT}`, { cause: error });
-    }
-  }
   let tip = readCursor(store);
   const now = options.now ?? Date.now;
   const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
@@ -184,19 +171,38 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     return result;
   }
 
-  /** Reads, checks and writes one file inside the open group transaction; advances the in-memory tip. */
-  function writeOne(dir: string, name: string): AppliedFile {
-    const parsed = readRecordFile(name, readBounded(dir, name), maxFileBytes);
+  let reader: FileReader | null = null;
+  const readerOf = (): FileReader => {
+    reader ??= createFileReader({
+      recordsDir: dir,
+      blocksDir,
+      maxFileBytes,
+      maxBlockBytes: options.maxBlockBytes ?? maxFileBytes,
+      sidecars: options.sidecars ?? "optional",
+      signatures: Boolean(options.checkSignature),
+      log,
+      ...(options.shouldStop === undefined ? {} : { shouldStop: options.shouldStop }),
+      ...(options.readerThread === undefined ? {} : { thread: options.readerThread }),
+    });
+    return reader;
+  };
+
+  /**
+   * Checks and writes one record file, prepared by the reader, inside the open group transaction; advances the
+   * in-memory tip. What did not read is thrown where reading the file in one go would have met it.
+   */
+  function writeOne(name: string): AppliedFile {
+    const prepared = readerOf().takeRecord(name);
+    const parsed = recordFileOf(prepared);
     if (options.checkSignature) {
-      const signatureName = signatureNameOf(name);
-      options.checkSignature(parsed, readBounded(dir, signatureName), signatureName);
+      const { signature } = prepared;
+      if (signature instanceof Error) throw signature;
+      options.checkSignature(parsed, signature ?? new Uint8Array(), signatureNameOf(name));
     }
     checkChain(tip, parsed);
     const blockNumber = nextBlockNumber(tip, parsed);
     if (tip === null) options.beforeFirstFile?.(parsed, blockNumber);
-    const sidecars = readRecordSidecars(dir, parsed, options.sidecars ?? "optional", (path) =>
-      readBounded(dir, path),
-    );
+    const sidecars = decodeSidecarContents(prepared.sidecars);
     let applied: AppliedFile;
     try {
       applied = writeRecordFile(store, parsed, blockNumber, options.shouldStop, sidecars);
@@ -208,40 +214,20 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     return applied;
   }
 
-  let blockReader: BlockReader | null = null;
-  const readerOf = (dir: string): BlockReader => {
-    blockReader ??= createBlockReader({
-      dir,
-      maxFileBytes,
-      maxBlockBytes: options.maxBlockBytes ?? maxFileBytes,
-      log,
-      ...(options.shouldStop === undefined ? {} : { shouldStop: options.shouldStop }),
-      ...(options.blockReaderThread === undefined ? {} : { thread: options.blockReaderThread }),
-    });
-    return blockReader;
-  };
-
   /** The same for a block stream block (`path` below the blocks folder), prepared by the block reader. */
-  function writeBlock(dir: string, path: string): AppliedFile {
+  function writeBlock(path: string): AppliedFile {
     // A file that does not read is named by its path; the block is indexed (and chained) under the mirror node's
     // name for it.
-    const block = readerOf(dir).take(path);
+    const block = readerOf().takeBlock(path);
     const previousHash = checkBlockChain(tip, block);
     // Records that could not be derived from the block's items: reported once the chain is known to hold.
     if (block.records instanceof Error) throw block.records;
-    const records = deserializeRecords(block.name, block.records);
-    if (tip === null) {
-      const first = records[0];
-      options.beforeFirstBlock?.(
-        first === undefined ? undefined : decodeBlockRecord(first),
-        block.number,
-        previousHash,
-      );
-    }
+    const items = decodeSerializedRecords(block.name, block.records);
+    if (tip === null) options.beforeFirstBlock?.(items[0], block.number, previousHash);
     let applied: AppliedFile;
     try {
       const sidecars = groupSidecarRecords(deserializeSidecars(block.name, block.records));
-      applied = writeBlockFile(store, block, records, previousHash, options.shouldStop, sidecars);
+      applied = writeBlockFile(store, block, items, previousHash, options.shouldStop, sidecars);
     } catch (error) {
       if (error instanceof DecodeError) throw new CorruptFileError(path, error.message, { cause: error });
       throw error;
@@ -432,7 +418,8 @@ export function createIngestor(options: IngestorOptions): Ingestor {
       // Blocks waiting behind the record files are left too, and the newest of them is the newest file.
       const blocks = blocksDir === null ? null : blocksLeft(blocksDir, null);
       if (names.length > 0) options.onPlanned?.(names, pending + (blocks?.count ?? 0), blocks?.newest);
-      if (!settledApply(applied, () => applyAll((name) => writeOne(dir, name), names))) return applied;
+      if (names.length > 0) readerOf().plan("record", names);
+      if (!settledApply(applied, () => applyAll(writeOne, names))) return applied;
       // Records first: blocks wait while a record file after the tip is still to come.
       if (pending > names.length || options.shouldStop?.()) return applied;
     }
@@ -449,8 +436,8 @@ export function createIngestor(options: IngestorOptions): Ingestor {
           newest,
         );
       }
-      if (paths.length > 0) readerOf(blocksDir).plan(paths);
-      settledApply(applied, () => applyAll((path) => writeBlock(blocksDir, path), paths));
+      if (paths.length > 0) readerOf().plan("block", paths);
+      settledApply(applied, () => applyAll(writeBlock, paths));
     }
     return applied;
   }
@@ -477,7 +464,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
       recordFolder?.noted(name);
     },
     close() {
-      blockReader?.close();
+      reader?.close();
     },
   };
 }

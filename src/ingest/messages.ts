@@ -40,6 +40,11 @@ export type IngestWorkerData = {
   maxFileBytes: number;
   /** Sidecar files of record files (see `Config.sidecars`; absent: optional). */
   sidecars?: SidecarMode;
+  /**
+   * Prepare files on a reader thread ahead of the one being applied (absent: yes), or on the ingest thread itself
+   * (tests compare the two indexes).
+   */
+  readerThread?: boolean;
 };
 
 /** Messages from the ingest worker. bigint values travel as decimal strings. */

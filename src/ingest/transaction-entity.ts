@@ -17,57 +17,57 @@ type Id = Parameters<typeof entityIdOf>[0];
 const nonZero = (id: bigint | null): bigint | null => (id === 0n ? null : id);
 const of = (id: Id): bigint | null => nonZero(entityIdOf(id));
 
-type Rule = (
-  body: proto.TransactionBody,
-  receipt: proto.ITransactionReceipt,
-  item: DecodedItem,
-) => bigint | null;
+/**
+ * A type's rule: it decodes what it reads only (the body, or the record for its receipt), when it reads it, so that
+ * a rule answered by the receipt leaves the body undecoded and one answered by the body the record.
+ */
+type Rule = (item: DecodedItem) => bigint | null;
+
+const receiptOf = (item: DecodedItem): proto.ITransactionReceipt => item.record.receipt ?? {};
 
 const RULES: Readonly<Record<string, Rule>> = {
-  consensusCreateTopic: (_b, receipt) => of(receipt.topicID),
-  consensusUpdateTopic: (b) => of(b.consensusUpdateTopic?.topicID),
-  consensusDeleteTopic: (b) => of(b.consensusDeleteTopic?.topicID),
-  contractCall: (b, receipt) => of(receipt.contractID) ?? of(b.contractCall?.contractID),
-  contractCreateInstance: (_b, receipt) => of(receipt.contractID),
-  contractUpdateInstance: (b, receipt) => of(b.contractUpdateInstance?.contractID) ?? of(receipt.contractID),
-  contractDeleteInstance: (b, receipt) => of(receipt.contractID) ?? of(b.contractDeleteInstance?.contractID),
-  cryptoAddLiveHash: (b) => of(b.cryptoAddLiveHash?.liveHash?.accountId),
-  cryptoCreateAccount: (_b, receipt) => of(receipt.accountID),
-  cryptoDelete: (b) => of(b.cryptoDelete?.deleteAccountID),
-  cryptoDeleteLiveHash: (b) => of(b.cryptoDeleteLiveHash?.accountOfLiveHash),
-  cryptoUpdateAccount: (b) => of(b.cryptoUpdateAccount?.accountIDToUpdate),
-  ethereumTransaction: (_b, _receipt, item) =>
-    of((item.record.contractCreateResult ?? item.record.contractCallResult)?.contractID),
-  fileAppend: (b) => of(b.fileAppend?.fileID),
-  fileCreate: (_b, receipt) => of(receipt.fileID),
-  fileDelete: (b) => of(b.fileDelete?.fileID),
-  fileUpdate: (b) => of(b.fileUpdate?.fileID),
-  freeze: (b) => of(b.freeze?.updateFile),
-  nodeCreate: (b) => of(b.nodeCreate?.accountId),
-  nodeUpdate: (b) => of(b.nodeUpdate?.accountId),
-  scheduleCreate: (_b, receipt) => of(receipt.scheduleID),
-  scheduleDelete: (b) => of(b.scheduleDelete?.scheduleID),
-  scheduleSign: (b) => of(b.scheduleSign?.scheduleID),
-  systemDelete: (b) => of(b.systemDelete?.contractID ?? b.systemDelete?.fileID),
-  systemUndelete: (b) => of(b.systemUndelete?.contractID ?? b.systemUndelete?.fileID),
-  tokenAssociate: (b) => of(b.tokenAssociate?.account),
-  tokenBurn: (b) => of(b.tokenBurn?.token),
-  tokenCreation: (_b, receipt) => of(receipt.tokenID),
-  tokenDeletion: (b) => of(b.tokenDeletion?.token),
-  tokenDissociate: (b) => of(b.tokenDissociate?.account),
-  tokenFeeScheduleUpdate: (b) => of(b.tokenFeeScheduleUpdate?.tokenId),
-  tokenFreeze: (b) => of(b.tokenFreeze?.account),
-  tokenGrantKyc: (b) => of(b.tokenGrantKyc?.account),
-  tokenMint: (b) => of(b.tokenMint?.token),
-  tokenPause: (b) => of(b.tokenPause?.token),
-  tokenReject: (b, _receipt, item) =>
-    b.tokenReject?.owner ? of(b.tokenReject.owner) : nonZero(item.payerId),
-  tokenRevokeKyc: (b) => of(b.tokenRevokeKyc?.account),
-  tokenUnfreeze: (b) => of(b.tokenUnfreeze?.account),
-  tokenUnpause: (b) => of(b.tokenUnpause?.token),
-  tokenUpdateNfts: (b) => of(b.tokenUpdateNfts?.token),
-  tokenUpdate: (b) => of(b.tokenUpdate?.token),
-  tokenWipe: (b) => of(b.tokenWipe?.token),
+  consensusCreateTopic: (i) => of(receiptOf(i).topicID),
+  consensusUpdateTopic: (i) => of(i.body.consensusUpdateTopic?.topicID),
+  consensusDeleteTopic: (i) => of(i.body.consensusDeleteTopic?.topicID),
+  contractCall: (i) => of(receiptOf(i).contractID) ?? of(i.body.contractCall?.contractID),
+  contractCreateInstance: (i) => of(receiptOf(i).contractID),
+  contractUpdateInstance: (i) => of(i.body.contractUpdateInstance?.contractID) ?? of(receiptOf(i).contractID),
+  contractDeleteInstance: (i) => of(receiptOf(i).contractID) ?? of(i.body.contractDeleteInstance?.contractID),
+  cryptoAddLiveHash: (i) => of(i.body.cryptoAddLiveHash?.liveHash?.accountId),
+  cryptoCreateAccount: (i) => of(receiptOf(i).accountID),
+  cryptoDelete: (i) => of(i.body.cryptoDelete?.deleteAccountID),
+  cryptoDeleteLiveHash: (i) => of(i.body.cryptoDeleteLiveHash?.accountOfLiveHash),
+  cryptoUpdateAccount: (i) => of(i.body.cryptoUpdateAccount?.accountIDToUpdate),
+  ethereumTransaction: (i) => of((i.record.contractCreateResult ?? i.record.contractCallResult)?.contractID),
+  fileAppend: (i) => of(i.body.fileAppend?.fileID),
+  fileCreate: (i) => of(receiptOf(i).fileID),
+  fileDelete: (i) => of(i.body.fileDelete?.fileID),
+  fileUpdate: (i) => of(i.body.fileUpdate?.fileID),
+  freeze: (i) => of(i.body.freeze?.updateFile),
+  nodeCreate: (i) => of(i.body.nodeCreate?.accountId),
+  nodeUpdate: (i) => of(i.body.nodeUpdate?.accountId),
+  scheduleCreate: (i) => of(receiptOf(i).scheduleID),
+  scheduleDelete: (i) => of(i.body.scheduleDelete?.scheduleID),
+  scheduleSign: (i) => of(i.body.scheduleSign?.scheduleID),
+  systemDelete: (i) => of(i.body.systemDelete?.contractID ?? i.body.systemDelete?.fileID),
+  systemUndelete: (i) => of(i.body.systemUndelete?.contractID ?? i.body.systemUndelete?.fileID),
+  tokenAssociate: (i) => of(i.body.tokenAssociate?.account),
+  tokenBurn: (i) => of(i.body.tokenBurn?.token),
+  tokenCreation: (i) => of(receiptOf(i).tokenID),
+  tokenDeletion: (i) => of(i.body.tokenDeletion?.token),
+  tokenDissociate: (i) => of(i.body.tokenDissociate?.account),
+  tokenFeeScheduleUpdate: (i) => of(i.body.tokenFeeScheduleUpdate?.tokenId),
+  tokenFreeze: (i) => of(i.body.tokenFreeze?.account),
+  tokenGrantKyc: (i) => of(i.body.tokenGrantKyc?.account),
+  tokenMint: (i) => of(i.body.tokenMint?.token),
+  tokenPause: (i) => of(i.body.tokenPause?.token),
+  tokenReject: (i) => (i.body.tokenReject?.owner ? of(i.body.tokenReject.owner) : nonZero(i.payerId)),
+  tokenRevokeKyc: (i) => of(i.body.tokenRevokeKyc?.account),
+  tokenUnfreeze: (i) => of(i.body.tokenUnfreeze?.account),
+  tokenUnpause: (i) => of(i.body.tokenUnpause?.token),
+  tokenUpdateNfts: (i) => of(i.body.tokenUpdateNfts?.token),
+  tokenUpdate: (i) => of(i.body.tokenUpdate?.token),
+  tokenWipe: (i) => of(i.body.tokenWipe?.token),
 };
 
 /** The entity id of a transaction; `fields` locate its typed body in `bodyBytes`. */
@@ -86,5 +86,5 @@ export function transactionEntityId(
   }
   const rule = RULES[bodyCase];
   if (rule === undefined) return null;
-  return rule(item.body, item.record.receipt ?? {}, item);
+  return rule(item);
 }

@@ -34,6 +34,19 @@ export function readSidecarFile(
   metadata: SidecarMetadata,
   maxBytes = MAX_DECOMPRESSED_BYTES,
 ): proto.TransactionSidecarRecord[] {
+  return decodeSidecarContent(name, checkedSidecarContent(name, bytes, metadata, maxBytes));
+}
+
+/**
+ * The first half of `readSidecarFile`: the sidecar file's decompressed bytes, checked against the hash the record
+ * file lists (a reader thread does this ahead of the ingest thread, which decodes them).
+ */
+export function checkedSidecarContent(
+  name: string,
+  bytes: Uint8Array,
+  metadata: SidecarMetadata,
+  maxBytes = MAX_DECOMPRESSED_BYTES,
+): Uint8Array {
   let content: Uint8Array;
   try {
     content = gunzipBounded(bytes, maxBytes);
@@ -52,6 +65,11 @@ export function readSidecarFile(
       `sidecar hash mismatch: the file hashes to ${toHex(hash)}, but its record file lists ${toHex(metadata.hash)}`,
     );
   }
+  return content;
+}
+
+/** The second half of `readSidecarFile`: the records of a checked sidecar file's content. */
+export function decodeSidecarContent(name: string, content: Uint8Array): proto.TransactionSidecarRecord[] {
   try {
     return proto.SidecarFile.decode(content).sidecarRecords as proto.TransactionSidecarRecord[];
   } catch (cause) {

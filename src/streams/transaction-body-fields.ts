@@ -269,7 +269,38 @@ export function hasApprovedTransfers(bytes: Uint8Array, start: number, end: numb
   return false;
 }
 
-function listHasApproval(bytes: Uint8Array, start: number, end: number, entryField: number): boolean {
+/**
+ * Whether a `CryptoTransferTransactionBody` (`bytes[start, end)`) marks any token transfer approved, fungible or
+ * NFT: without one, matching a record's token lists against the body finds no approval, and the body need not be
+ * decoded for it.
+ */
+export function hasTokenApprovals(bytes: Uint8Array, start: number, end: number): boolean {
+  let pos = start;
+  while (pos < end) {
+    const tag = varint32(bytes, pos, end);
+    pos = cursor;
+    if ((tag & 7) === WIRE_LENGTH_DELIMITED && tag >>> 3 === 2) {
+      const stop = payloadEnd(bytes, pos, end);
+      // `cursor` moves as the list is read: its start is kept for the second walk.
+      const listStart = cursor;
+      // A TokenTransferList's fungible entries are field 2 (approval field 3), its NFT transfers field 3 (field 4).
+      if (listHasApproval(bytes, listStart, stop, 2) || listHasApproval(bytes, listStart, stop, 3, 4))
+        return true;
+      pos = stop;
+    } else {
+      pos = skip(bytes, tag & 7, pos, end);
+    }
+  }
+  return false;
+}
+
+function listHasApproval(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  entryField: number,
+  approvalField = 3,
+): boolean {
   let pos = start;
   while (pos < end) {
     const tag = varint32(bytes, pos, end);
@@ -280,7 +311,7 @@ function listHasApproval(bytes: Uint8Array, start: number, end: number, entryFie
       while (at < stop) {
         const entryTag = varint32(bytes, at, stop);
         at = cursor;
-        if (entryTag >>> 3 === 3 && (entryTag & 7) === WIRE_VARINT) {
+        if (entryTag >>> 3 === approvalField && (entryTag & 7) === WIRE_VARINT) {
           if (varint32(bytes, at, stop) !== 0) return true;
           at = cursor;
         } else {

@@ -11,6 +11,11 @@ export type RecordItem = {
   transactionBytes: Uint8Array;
   /** A serialized HAPI `TransactionRecord`, exactly as it stands in the file. */
   recordBytes: Uint8Array;
+  /**
+   * The transaction's `TransactionBody` bytes when a reader found them already (ingest/prepared-record-file.ts);
+   * absent, ingestion finds them in `transactionBytes`.
+   */
+  bodyBytes?: Uint8Array;
 };
 
 export type RecordStreamVersion = 2 | 5 | 6;

@@ -71,8 +71,9 @@ describe("a decompression bomb", () => {
           "(--max-file-mb)",
       );
       expect(status.lastFile).toBe(names.at(-1));
-      // The whole service (worker thread, SQLite caches) grew the peak by far less than the bomb's 400 MiB.
-      expect(peakRssMb() - before).toBeLessThan(200);
+      // The whole service (ingest and reader threads, each its own V8 heap, SQLite caches) grew the peak by far less
+      // than the bomb's 400 MiB.
+      expect(peakRssMb() - before).toBeLessThan(256);
     } finally {
       await service.stop();
       stream.remove();

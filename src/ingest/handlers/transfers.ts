@@ -3,6 +3,8 @@ import type { WriteStore } from "../../store/write-store.ts";
 import { toBigInt } from "../../streams/long.ts";
 import { proto } from "../../streams/proto.ts";
 import { RECORD_PARTS } from "../../streams/record-fields.ts";
+import { hasTokenApprovals } from "../../streams/transaction-body-fields.ts";
+import type { DecodedItem } from "../decode.ts";
 import type { HandlerContext } from "./context.ts";
 import { associate, associationDefaults } from "./token-account.ts";
 
@@ -34,8 +36,10 @@ export function applyRecordTransfers({ item, store }: HandlerContext): void {
     }
   }
   const lists = item.record.tokenTransferLists ?? [];
-  // Read the body only when there is a list to match it against: most bodies are never decoded.
-  const bodyTransfers = lists.length === 0 ? [] : (item.body.cryptoTransfer?.tokenTransfers ?? []);
+  // Read the body only when there is a list to match it against and the body marks a token transfer approved:
+  // without such a mark no entry matches as approved, and most bodies are never decoded.
+  const bodyTransfers =
+    lists.length === 0 || !marksTokenApprovals(item) ? [] : (item.body.cryptoTransfer?.tokenTransfers ?? []);
   for (const list of lists) {
     const tokenId = entityIdOf(list.token);
     if (tokenId === null) continue;
@@ -133,6 +137,16 @@ function moveNft(store: WriteStore, tokenId: bigint, serial: bigint, owner: bigi
       delegating_spender: null,
     });
   }
+}
+
+/** Whether the item's body is a CryptoTransfer that marks a token transfer approved (read off the wire). */
+function marksTokenApprovals(item: DecodedItem): boolean {
+  const { bodyBytes, bodyFields } = item;
+  return (
+    item.bodyCase === "cryptoTransfer" &&
+    bodyFields.dataStart >= 0 &&
+    hasTokenApprovals(bodyBytes, bodyFields.dataStart, bodyFields.dataEnd)
+  );
 }
 
 /** Account 0.0.0 (an unset id) names nobody. */
