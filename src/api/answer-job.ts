@@ -1,6 +1,6 @@
 /**
  * The answer step of the route table, wherever the index is read: finds a job's route by its template, runs
- * `answer` (or `post.answer`) on the thread's store and renders the body once (its bytes, ETag and `Link`), so
+ * its `parse` when the job carries no query, then `answer` (or `post.answer`) on the thread's store and renders the body once (its bytes, ETag and `Link`), so
  * the front only adds the route's headers and writes. Each read worker runs this; nothing in it keeps state
  * between jobs.
  */
@@ -71,8 +71,8 @@ export type JobAnswerer = {
 export function createJobAnswerer(routes: readonly RouteDef[], store: ReadStore): JobAnswerer {
   const byTemplate = new Map(routes.map((route) => [route.template, route]));
   const db = store.db;
-  const inOneSnapshot = db.transaction((route: RouteDef, job: ReadJob): ReadOutcome => {
-    return { ok: true, response: renderRouteAnswer(route, route.answer(store, job.query, job.request)) };
+  const inOneSnapshot = db.transaction((route: RouteDef, query: unknown, job: ReadJob): ReadOutcome => {
+    return { ok: true, response: renderRouteAnswer(route, route.answer(store, query, job.request)) };
   });
   const endRead = () => {
     if (db.inTransaction) db.exec("COMMIT");
@@ -111,14 +111,17 @@ export function createJobAnswerer(routes: readonly RouteDef[], store: ReadStore)
     try {
       if (route === undefined) throw new Error(`no route ${job.template} in this thread's table`);
       if (job.method === "POST") return answerPost(route, job);
+      // A job without a query is parsed here (its parameter errors are answers like any other), outside the
+      // read transaction: parsing reads no table.
+      const query = "query" in job ? job.query : route.parse(job.request);
       const answerAsync = route.answerAsync;
       if (answerAsync !== undefined) {
         return answerHeld(
-          () => answerAsync(store, job.query, job.request),
+          () => answerAsync(store, query, job.request),
           (answer) => renderRouteAnswer(route, answer),
         );
       }
-      return inOneSnapshot.deferred(route, job);
+      return inOneSnapshot.deferred(route, query, job);
     } catch (error) {
       return { ok: false, failure: failureOf(error) };
     }

@@ -197,14 +197,24 @@ export function renderBody(
  * A rendered body with every header but the conditional ones (`cacheControl`: the route's, which an answer's own
  * `maxAge` overrides; null: none, as POST answers).
  */
-export function responseOf(rendered: RenderedBody, routeCacheControl: string | null): RenderedResponse {
+export function responseOf(
+  rendered: RenderedBody,
+  routeCacheControl: string | null,
+  prefixes?: HeaderPrefixes,
+): RenderedResponse {
   const cacheControl =
     routeCacheControl === null || rendered.maxAge === null
       ? routeCacheControl
       : `public, max-age=${rendered.maxAge}`;
-  const headers = [CORS_HEADER, "*"];
-  if (cacheControl !== null) headers.push("Cache-Control", cacheControl);
-  headers.push("Content-Type", rendered.contentType, "Content-Length", String(rendered.bytes));
+  let headers: string[];
+  if (prefixes !== undefined && cacheControl === routeCacheControl) {
+    headers = prefixes.of(rendered.contentType).slice();
+  } else {
+    headers = [CORS_HEADER, "*"];
+    if (cacheControl !== null) headers.push("Cache-Control", cacheControl);
+    headers.push("Content-Type", rendered.contentType);
+  }
+  headers.push("Content-Length", String(rendered.bytes));
   if (rendered.etag !== "") headers.push("ETag", rendered.etag);
   if (rendered.link !== null) headers.push("Link", rendered.link);
   return {
@@ -214,6 +224,30 @@ export function responseOf(rendered: RenderedBody, routeCacheControl: string | n
     etag: rendered.etag,
     cacheControl: cacheControl ?? "",
     headers,
+  };
+}
+
+/**
+ * The fixed first headers of one route's answers (CORS, its `Cache-Control`, the content type), built once per
+ * content type and copied per answer, which then only appends its length, ETag and `Link`.
+ */
+export type HeaderPrefixes = { of(contentType: string): readonly string[] };
+
+export function headerPrefixes(cacheControl: string | null): HeaderPrefixes {
+  const byType = new Map<string, readonly string[]>();
+  return {
+    of(contentType) {
+      let prefix = byType.get(contentType);
+      if (prefix === undefined) {
+        const built = [CORS_HEADER, "*"];
+        if (cacheControl !== null) built.push("Cache-Control", cacheControl);
+        built.push("Content-Type", contentType);
+        prefix = built;
+        // A route answers in one or two content types; a bound keeps a bug from growing it.
+        if (byType.size < 8) byType.set(contentType, prefix);
+      }
+      return prefix;
+    },
   };
 }
 

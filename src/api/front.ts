@@ -2,11 +2,12 @@
  * The HTTP front: every request arrives here from `node:http`.
  *
  *   node:http ─▶ route table match? ─yes─▶ response cache hit? ─yes─▶ write the kept answer
- *                     │                          └─no──▶ parse ─▶ read worker: answer, render ─▶ keep, write
+ *                     │                          └─no──▶ read worker: parse, answer, render ─▶ keep, write
  *                     └─no──▶ Express (health, metrics, docs, 404)
  *
- * This thread never runs a query: it matches, parses, answers from the cache and writes; every miss is
- * answered by the read-worker pool (`reads`), which hands back rendered bytes, or a failure (a query past its
+ * This thread never runs a query nor parses a query string: it matches the path, answers from the cache and
+ * writes; every miss goes to the read-worker pool (`reads`) as the route's template and the URL, and comes back
+ * as rendered bytes, or a failure (a parameter error answers 400 as it would have here; a query past its
  * deadline answers 503, as the mirror node answers a statement timeout). POST on a route that takes it
  * (`/api/v1/network/fees`) is parsed here (body included) and answered the same way, never cached;
  * `java`-style routes (`/api/v1/network/*`) also answer OPTIONS (a CORS preflight as Spring does) and 405
@@ -22,6 +23,7 @@ import type { Logger } from "../log.ts";
 import { cacheControlOf } from "./answer-job.ts";
 import {
   CORS_HEADER,
+  headerPrefixes,
   JSON_CONTENT_TYPE,
   type RenderedResponse,
   type ResponseCache,
@@ -33,7 +35,7 @@ import { errorAnswer } from "./http-errors.ts";
 import { JavaHttpError, javaErrorBody, javaErrorOf, javaMethodNotAllowed } from "./java/index.ts";
 import { isPreflight, writeJavaPreflight, writeNodeOptions } from "./preflight.ts";
 import type { ReadAnswerer } from "./read-pool.ts";
-import { errorOf, type ReadFailure, type ReadOutcome } from "./read-protocol.ts";
+import { errorOf, type ReadFailure, type ReadJob, type ReadOutcome } from "./read-protocol.ts";
 import { createRouteMatcher } from "./route-match.ts";
 import type { RouteDef } from "./routes/route-table.ts";
 
@@ -77,6 +79,7 @@ export function createFront(deps: FrontDeps): RequestListener {
   // The header a route's answers carry (the read workers render bodies, the front their headers); Java 4xx
   // errors keep it too.
   const cacheControls = new Map(routes.map((route) => [route, cacheControlOf(route, listStaleMs)]));
+  const prefixes = new Map(routes.map((route) => [route, headerPrefixes(cacheControls.get(route)!)]));
 
   const report = (
     res: ServerResponse,
@@ -128,7 +131,7 @@ export function createFront(deps: FrontDeps): RequestListener {
     } else writeError(req, res, error, log);
   };
 
-  /** GET and HEAD of a route: from the cache, or parsed here and computed by a read worker (and offered). */
+  /** GET and HEAD of a route: from the cache, or parsed and computed by a read worker (and offered). */
   const answerGet = (
     req: IncomingMessage,
     res: ServerResponse,
@@ -149,15 +152,24 @@ export function createFront(deps: FrontDeps): RequestListener {
       }
     }
     const request = { url, params };
-    const query = route.parse(request, req.headers);
-    reads.run({ template: route.template, method: "GET", query, request }).then(
+    // Parsed by the read worker (the front sends the template and the URL, never a parsed query to clone), but
+    // for the few routes whose checks read a request header.
+    const job: ReadJob =
+      route.parsesHeaders === true
+        ? { template: route.template, method: "GET", query: route.parse(request, req.headers), request }
+        : { template: route.template, method: "GET", request };
+    reads.run(job).then(
       (outcome: ReadOutcome) => {
         if (!outcome.ok) {
           writeFailure(req, res, route, outcome.failure);
           report(res, started, route.template, req.method ?? "", "none");
           return;
         }
-        const rendered: RenderedResponse = responseOf(outcome.response, cacheControls.get(route)!);
+        const rendered: RenderedResponse = responseOf(
+          outcome.response,
+          cacheControls.get(route)!,
+          prefixes.get(route),
+        );
         const cacheableAnswer = cacheable && rendered.status >= 200 && rendered.status < 300;
         // Filed under the generation read before the query: an answer computed while a file commits is at
         // least as new as that generation.

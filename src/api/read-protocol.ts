@@ -1,8 +1,10 @@
 /**
- * What the HTTP front and the read workers say to each other. The front sends a job (the route's template, what
- * its `parse` returned, the request's URL and path parameters); a worker answers with the rendered body or with a
- * failure described as data (an `Error` does not survive the trip between threads as its own class). Every value
- * here survives `structuredClone`.
+ * What the HTTP front and the read workers say to each other. The front sends a job: for a GET, the route's
+ * template and the URL as sent, nothing more (the worker finds the path parameters again and runs the route's
+ * `parse`, so a 400 comes back like any answer and no parsed query is cloned between threads); for a POST, or a
+ * gRPC read job, also the path parameters and the query already parsed. A worker answers with the rendered body
+ * or with a failure described as data (an `Error` does not survive the trip between threads as its own class).
+ * Every value here survives `structuredClone`.
  *
  * On the wire, jobs and answers travel as arrays of plain values (`WireJob`, `WireOutcome`), several to a
  * message: cloning an object costs a property name per field each way, and every message costs both threads a
@@ -14,11 +16,15 @@ import { type JavaErrorMessage, JavaHttpError } from "./java/index.ts";
 import { ParameterError } from "./params/errors.ts";
 import type { RouteRequest } from "./routes/route-table.ts";
 
-/** One request for a read worker. `query` is the route's `parse` value (POST: its `post.parse` value). */
+/**
+ * One request for a read worker. `query`, when present, is what the answer step takes (POST: the `post.parse`
+ * value; a gRPC read job: its query); absent (a GET from the HTTP front), the worker runs the route's `parse` on
+ * `request` itself.
+ */
 export type ReadJob = {
   readonly template: string;
   readonly method: "GET" | "POST";
-  readonly query: unknown;
+  readonly query?: unknown;
   readonly request: RouteRequest;
 };
 
@@ -56,15 +62,23 @@ export type ReadOutcome =
   | { readonly ok: true; readonly response: RenderedBody }
   | { readonly ok: false; readonly failure: ReadFailure };
 
-/** A job on the wire: `[id, template, method, query, url, path parameters]`. */
-export type WireJob = readonly [
-  id: number,
-  template: string,
-  method: ReadJob["method"],
-  query: unknown,
-  url: string,
-  params: RouteRequest["params"],
-];
+/**
+ * A job on the wire: `[id, template, method, url]` for a job the worker parses (four primitives: the cheapest
+ * message to clone), `[id, template, method, url, path parameters, query]` for one parsed already.
+ */
+export type WireJob =
+  | readonly [id: number, template: string, method: ReadJob["method"], url: string]
+  | readonly [
+      id: number,
+      template: string,
+      method: ReadJob["method"],
+      url: string,
+      params: RouteRequest["params"],
+      query: unknown,
+    ];
+
+/** The path parameters of a URL under a route's template (the worker's side of the match the front made). */
+export type ParamsOf = (template: string, url: string) => Record<string, string>;
 
 /**
  * An answer on the wire: `[id, status, body, UTF-8 bytes, ETag, content type, Link header or null, max-age or
@@ -98,11 +112,17 @@ export type ReadWorkerMessage =
   | { readonly type: "done"; readonly results: readonly WireOutcome[] };
 
 export function toWireJob(id: number, job: ReadJob): WireJob {
-  return [id, job.template, job.method, job.query, job.request.url, job.request.params];
+  if (!("query" in job)) return [id, job.template, job.method, job.request.url];
+  return [id, job.template, job.method, job.request.url, job.request.params, job.query];
 }
 
-export function fromWireJob(wire: WireJob): { id: number; job: ReadJob } {
-  const [id, template, method, query, url, params] = wire;
+/** A job as it arrived; `paramsOf` finds the path parameters of a job that came without them. */
+export function fromWireJob(wire: WireJob, paramsOf: ParamsOf): { id: number; job: ReadJob } {
+  if (wire.length === 4) {
+    const [id, template, method, url] = wire;
+    return { id, job: { template, method, request: { url, params: paramsOf(template, url) } } };
+  }
+  const [id, template, method, url, params, query] = wire;
   return { id, job: { template, method, query, request: { url, params } } };
 }
 

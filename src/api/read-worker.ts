@@ -18,6 +18,7 @@ import {
   toWireOutcome,
   type WireJob,
 } from "./read-protocol.ts";
+import { createParamsReader } from "./route-match.ts";
 import type { RouteDef } from "./routes/route-table.ts";
 
 /** What the front hands each read worker. */
@@ -78,10 +79,11 @@ export async function runReadWorker(data: ReadWorkerData, port: ReadWorkerPort):
   // Jobs are answered one after another. Most answers are synchronous; an asynchronous one (an EVM call) holds
   // the queue until it settles, so it keeps its read snapshot and the front's timing of the job in hand holds.
   const queue: WireJob[] = [];
+  const paramsOf = createParamsReader();
   let waiting = false;
   const drain = () => {
     while (queue.length > 0) {
-      const { id, job } = fromWireJob(queue.shift()!);
+      const { id, job } = fromWireJob(queue.shift()!, paramsOf);
       const outcome = answer(job);
       if (outcome instanceof Promise) {
         waiting = true;

@@ -79,3 +79,34 @@ function decodeParam(raw: string): string {
     throw new HttpError(400, [`Failed to decode param '${raw}'`]);
   }
 }
+
+/**
+ * The path parameters of a URL under a template the front matched it to already (a read worker's side of the
+ * match: the front sends the template and the URL, not the parameters). The URL's path has the template's
+ * segments, one trailing slash allowed; its parameters are decoded as the matcher decodes them (they decoded
+ * there, or the request went no further). Templates are compiled once, on first use.
+ */
+export function createParamsReader(): (template: string, url: string) => Record<string, string> {
+  const positions = new Map<string, { index: number; name: string }[]>();
+  const compile = (template: string) => {
+    const found: { index: number; name: string }[] = [];
+    template
+      .split("/")
+      .slice(1)
+      .forEach((segment, index) => {
+        if (segment.startsWith("{") && segment.endsWith("}"))
+          found.push({ index, name: segment.slice(1, -1) });
+      });
+    positions.set(template, found);
+    return found;
+  };
+  return (template, url) => {
+    const names = positions.get(template) ?? compile(template);
+    const params: Record<string, string> = {};
+    if (names.length === 0) return params;
+    const question = url.indexOf("?");
+    const parts = (question === -1 ? url : url.slice(0, question)).split("/").slice(1);
+    for (const { index, name } of names) params[name] = decodeParam(parts[index] ?? "");
+    return params;
+  };
+}

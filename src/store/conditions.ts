@@ -5,6 +5,7 @@ import { MAX_INT64 } from "../int64.ts";
 const MIN_INT64 = -MAX_INT64 - 1n;
 
 import type { Db } from "./db.ts";
+import { inList, type ListValue, notInList } from "./value-list.ts";
 
 /** A comparison operator of the REST filters, as the store understands it. */
 export type Op = "eq" | "ne" | "lt" | "lte" | "gt" | "gte";
@@ -39,16 +40,31 @@ export class WhereBuilder {
   }
 
   /**
-   * Adds `column <op> ?` for each condition. Integers above int64 (a 10-digit timestamp can reach 10^19 ns)
-   * are compared as the greatest int64, which no stored value reaches, so every operator keeps its meaning.
+   * Adds the conditions on `column`, ANDed, in a shape that depends only on which kinds of condition are present,
+   * never on how many of each (a request may repeat a filter up to 100 times): at most `column = ?`, one lower
+   * bound (`>` or `>=`, the tightest given), one upper bound (the tightest), and one
+   * `column NOT IN (SELECT value FROM json_each(?))` for every `ne` value. Distinct `eq` values match nothing:
+   * the first is kept as the equality and also excluded. Values that do not order alike in JavaScript and in
+   * SQLite (mixed kinds) keep one clause per condition. Integers above int64 (a 10-digit timestamp can reach
+   * 10^19 ns) are compared as the greatest int64, which no stored value reaches, so every operator keeps its
+   * meaning.
    */
   compare<V>(column: string, conditions: readonly Condition<V>[]): this {
-    for (const { op, value } of conditions) {
-      this.add(
-        `${column} ${SQL_OPERATORS[op]} ?`,
-        typeof value === "bigint" && value > MAX_INT64 ? MAX_INT64 : value,
-      );
+    const clamped = conditions.map(({ op, value }) => ({
+      op,
+      value: typeof value === "bigint" && value > MAX_INT64 ? MAX_INT64 : value,
+    }));
+    const folded = foldConditions(clamped);
+    if (folded === null) {
+      for (const { op, value } of clamped) this.add(`${column} ${SQL_OPERATORS[op]} ?`, value);
+      return this;
     }
+    if (folded.equal !== undefined) this.add(`${column} = ?`, folded.equal);
+    if (folded.lower !== undefined)
+      this.add(`${column} ${SQL_OPERATORS[folded.lower.op]} ?`, folded.lower.value);
+    if (folded.upper !== undefined)
+      this.add(`${column} ${SQL_OPERATORS[folded.upper.op]} ?`, folded.upper.value);
+    if (folded.excluded.length > 0) this.add(...notInList(column, folded.excluded));
     return this;
   }
 
@@ -62,9 +78,9 @@ export class WhereBuilder {
     return order === "asc" ? this.add(`${column} >= ?`, MIN_INT64) : this.add(`${column} <= ?`, MAX_INT64);
   }
 
-  /** `column IN (?, ?, …)`; nothing for an empty list. */
-  in(column: string, values: readonly unknown[]): this {
-    if (values.length > 0) this.add(`${column} IN (${values.map(() => "?").join(", ")})`, ...values);
+  /** `column IN (SELECT value FROM json_each(?))`, one statement shape for any length; nothing for an empty list. */
+  in(column: string, values: readonly ListValue[]): this {
+    if (values.length > 0) this.add(...inList(column, values));
     return this;
   }
 
@@ -116,4 +132,59 @@ export function bounds(conditions: readonly Condition<unknown>[]): boolean {
 /** SQL `ASC`/`DESC` for an order. */
 export function direction(order: Order): "ASC" | "DESC" {
   return order === "asc" ? "ASC" : "DESC";
+}
+
+/** The conditions on one column folded to at most one of each kind (see `WhereBuilder.compare`). */
+type FoldedConditions = {
+  equal?: NonNullable<ListValue>;
+  lower?: { op: "gt" | "gte"; value: NonNullable<ListValue> };
+  upper?: { op: "lt" | "lte"; value: NonNullable<ListValue> };
+  excluded: NonNullable<ListValue>[];
+};
+
+/** Orders two values as SQLite does, or null when they are of kinds that cannot be compared alike here. */
+function order(a: unknown, b: unknown): number | null {
+  const numeric = (v: unknown) => typeof v === "bigint" || typeof v === "number";
+  if (numeric(a) && numeric(b))
+    return (a as bigint) < (b as bigint) ? -1 : (a as bigint) > (b as bigint) ? 1 : 0;
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b);
+  // Code-unit order equals SQLite's byte order for printable ASCII (keys, hex, names of types), all the filters take.
+  if (typeof a === "string" && typeof b === "string" && PRINTABLE.test(a) && PRINTABLE.test(b))
+    return a < b ? -1 : a > b ? 1 : 0;
+  return null;
+}
+
+const PRINTABLE = /^[ -~]*$/;
+
+function isListValue(value: unknown): value is NonNullable<ListValue> {
+  return (
+    typeof value === "bigint" ||
+    (typeof value === "number" && Number.isInteger(value)) ||
+    typeof value === "string" ||
+    value instanceof Uint8Array
+  );
+}
+
+/** Folds ANDed conditions; null when their values are not all of one comparable kind. */
+function foldConditions(conditions: readonly Condition<unknown>[]): FoldedConditions | null {
+  const folded: FoldedConditions = { excluded: [] };
+  const first = conditions[0]?.value;
+  for (const { op, value } of conditions) {
+    if (!isListValue(value) || order(first, value) === null) return null;
+    if (op === "ne") folded.excluded.push(value);
+    else if (op === "eq") {
+      if (folded.equal === undefined) folded.equal = value;
+      // `column = a AND column = b` with a != b: nothing matches; excluding a says so in the same shape.
+      else if (order(folded.equal, value) !== 0) folded.excluded.push(folded.equal);
+    } else if (op === "gt" || op === "gte") {
+      const current = folded.lower;
+      const c = current === undefined ? 1 : order(value, current.value)!;
+      if (c > 0 || (c === 0 && op === "gt")) folded.lower = { op, value };
+    } else {
+      const current = folded.upper;
+      const c = current === undefined ? -1 : order(value, current.value)!;
+      if (c < 0 || (c === 0 && op === "lt")) folded.upper = { op, value };
+    }
+  }
+  return folded;
 }

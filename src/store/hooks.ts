@@ -1,10 +1,11 @@
 /**
  * Reads of hooks, hook storage and registered nodes (`/api/v1/accounts/{id}/hooks`, `…/hooks/{hookId}/storage`,
  * `/api/v1/network/registered-nodes`). Every list is one range read on a primary key or on a current-row index;
- * an IN set is at most 100 values (the parameter's limit), so the statement texts stay few.
+ * an IN set is one JSON parameter (value-list.ts), so its length never changes the statement text.
  */
 import type { StatementCache } from "./conditions.ts";
 import type { Db } from "./db.ts";
+import { inList, jsonList, type ListValue } from "./value-list.ts";
 
 export type ListOrder = "asc" | "desc";
 
@@ -63,22 +64,26 @@ export type HookQueries = {
 };
 
 const dir = (order: ListOrder) => (order === "asc" ? "ASC" : "DESC");
-const inList = (column: string, count: number) =>
-  count === 0 ? "" : ` AND ${column} IN (${new Array(count).fill("?").join(", ")})`;
+/** ` AND column IN (…)` with its one JSON parameter (value-list.ts), or nothing for no values. */
+const andIn = (column: string, values: readonly ListValue[]): [string, string[]] => {
+  if (values.length === 0) return ["", []];
+  const [sql, param] = inList(column, values);
+  return [` AND ${sql}`, [param]];
+};
 
 export function createHookQueries(_db: Db, statements: StatementCache): HookQueries {
   return {
     listHooks(ownerId, ids, order, limit) {
-      const values = ids.values ?? [];
+      const [idsIn, values] = andIn("hook_id", ids.values ?? []);
       const sql = `SELECT hook_id, contract_id, admin_key, created_ns, deleted, valid_from FROM hook
-        WHERE owner_id = ? AND valid_to IS NULL AND hook_id >= ? AND hook_id <= ?${inList("hook_id", values.length)}
+        WHERE owner_id = ? AND valid_to IS NULL AND hook_id >= ? AND hook_id <= ?${idsIn}
         ORDER BY hook_id ${dir(order)} LIMIT +?`;
       return statements(sql).all(ownerId, ids.lower, ids.upper, ...values, limit) as HookRow[];
     },
     currentStorage(ownerId, hookId, keys, order, limit) {
-      const values = keys.values ?? [];
+      const [keysIn, values] = andIn("key", keys.values ?? []);
       const sql = `SELECT key, value, modified_ns AS timestamp_ns FROM hook_storage
-        WHERE owner_id = ? AND hook_id = ? AND key >= ? AND key <= ?${inList("key", values.length)} AND deleted = 0
+        WHERE owner_id = ? AND hook_id = ? AND key >= ? AND key <= ?${keysIn} AND deleted = 0
         ORDER BY key ${dir(order)} LIMIT +?`;
       return statements(sql).all(
         ownerId,
@@ -92,9 +97,8 @@ export function createHookQueries(_db: Db, statements: StatementCache): HookQuer
     storageAsOf(ownerId, hookId, keys, fromNs, toNs, order, limit) {
       // Upstream: with exact keys the range is not applied (the keys were checked against it already).
       const values = keys.values ?? [];
-      const keyCondition =
-        values.length === 0 ? "key >= ? AND key <= ?" : `key IN (${values.map(() => "?").join(", ")})`;
-      const keyArgs = values.length === 0 ? [keys.lower, keys.upper] : values;
+      const keyCondition = values.length === 0 ? "key >= ? AND key <= ?" : inList("key", values)[0];
+      const keyArgs = values.length === 0 ? [keys.lower, keys.upper] : [jsonList(values)];
       // SQLite returns the other columns of the row holding MAX(): the newest access of each key.
       const sql = `SELECT key, value_written AS value, MAX(consensus_ns) AS timestamp_ns FROM hook_storage_change
         WHERE owner_id = ? AND hook_id = ? AND ${keyCondition} AND consensus_ns >= ? AND consensus_ns <= ?

@@ -25,6 +25,7 @@ import {
   unpackDetails,
 } from "./transaction-lists.ts";
 import { type AccountScope, accountScope, type TimeBounds, timeBounds } from "./transaction-plan.ts";
+import { notInList } from "./value-list.ts";
 
 export type { AccountScope, TimeBounds };
 
@@ -284,11 +285,12 @@ export function createTransactionQueries(
     return rows;
   };
 
-  /** `AND consensus_ns NOT IN (…)` for the excluded times, with its parameters. */
-  const exclusion = (time: TimeBounds): [string, bigint[]] =>
-    time.excluded.length === 0
-      ? ["", []]
-      : [` AND consensus_ns NOT IN (${time.excluded.map(() => "?").join(", ")})`, [...time.excluded]];
+  /** `AND consensus_ns NOT IN (…)` for the excluded times, with its one JSON parameter (value-list.ts). */
+  const exclusion = (time: TimeBounds): [string, string[]] => {
+    if (time.excluded.length === 0) return ["", []];
+    const [sql, param] = notInList("consensus_ns", time.excluded);
+    return [` AND ${sql}`, [param]];
+  };
 
   const direction = (order: Order) => (order === "asc" ? "ASC" : "DESC");
 
@@ -312,7 +314,7 @@ export function createTransactionQueries(
     const sql = `SELECT ${columns} FROM "transaction" WHERE consensus_ns >= ? AND consensus_ns <= ?${notIn}${
       flag === 0 ? "" : " AND flags & ? != 0"
     } ORDER BY consensus_ns ${direction(query.order)} LIMIT +?`;
-    const tail = flag === 0 ? excluded : [...excluded, flag];
+    const tail: unknown[] = flag === 0 ? excluded : [...excluded, flag];
     return (lower: bigint, upper: bigint, limit: number) => statement(sql).all(lower, upper, ...tail, limit);
   };
   const walkFetch = (query: TransactionListQuery, time: TimeBounds): Fetch => {

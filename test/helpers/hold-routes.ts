@@ -6,7 +6,8 @@
  * - `/api/v1/test/spin/{steps}`: one SQL statement that counts to `steps` in SQLite itself (a recursive CTE),
  *   never returning to JavaScript until it ends;
  * - `/api/v1/network/test-hold/{ms}`: the first, in the Java style;
- * - `/api/v1/test/uncloneable`: a `parse` that returns a function, which cannot travel to a worker (a bug).
+ * - `/api/v1/test/uncloneable`: a `parse` that returns a function, which could not travel between threads (the
+ *   read worker parses, so it never has to).
  */
 import { defineRoute, jsonAnswer, type RouteDef } from "../../src/api/routes/route-table.ts";
 import type { ReadStore } from "../../src/store/read-store.ts";

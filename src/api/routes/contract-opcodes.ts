@@ -92,6 +92,7 @@ export function contractOpcodesRoutes(enabled = false, chainId: bigint = DEFAULT
       maxAge: 0,
       style: "java",
       accepts: (params) => OPCODES_PATH_SHAPE.test(params.transactionIdOrHash ?? ""),
+      parsesHeaders: true,
       parse: (request, headers) =>
         readOpcodesRequest(request.params.transactionIdOrHash ?? "", request.url, headers ?? {}, enabled),
       answer: () => {

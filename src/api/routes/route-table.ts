@@ -3,16 +3,17 @@
  * dispatcher matches, and which names the route in metrics and documentation), how its answers may be cached,
  * the public mirror node's `max-age` for it, and how it answers in two steps:
  *
- * - `parse` runs where the request arrives (the front's thread): it checks the path and query parameters and
- *   returns what the query needs, a plain value that survives `structuredClone` (bigint, strings, arrays,
- *   objects; no functions or class instances). It throws `HttpError` / `ParameterError` (or, for `java` routes,
- *   `JavaHttpError`) for error answers that need no data.
+ * - `parse` runs on the read worker, before `answer` (the front sends only the template and the URL): it checks
+ *   the path and query parameters and returns what the query needs. It throws `HttpError` / `ParameterError`
+ *   (or, for `java` routes, `JavaHttpError`) for error answers that need no data; they travel back to the front
+ *   as any failure does.
  * - `answer` runs wherever the index is read (a read worker): it takes the store and `parse`'s value, runs the
  *   queries and renders the answer. Errors that need data (a 404, an alias that names nobody) are thrown here.
  *
  * Route modules export factories of their definitions that take no store (`defineRoute`), so that every thread
- * builds the same table and finds a route by its template: the front to match and parse, each read worker to
- * answer. What travels between the two is `parse`'s value, so it must survive `structuredClone`.
+ * builds the same table and finds a route by its template: the front to match, each read worker to parse and
+ * answer. What travels between the two for a GET is the template and the URL; for a POST, `post.parse`'s value,
+ * which must survive `structuredClone`.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { ReadStore } from "../../store/read-store.ts";
@@ -102,10 +103,12 @@ type RouteCommon = {
 /** A route of the table. `Q` is what `parse` hands `answer` (see the module comment). */
 export type RouteDef<Q = unknown> = RouteCommon & {
   /**
-   * GET (and HEAD), first step: parameter checks, on the front's thread. `headers` are the request's (the few
-   * routes that read one, `/opcodes`'s `Accept-Encoding`; absent when a test parses a URL alone).
+   * GET (and HEAD), first step: parameter checks, on the read worker — or on the front's thread for a route that
+   * `parsesHeaders` (`/opcodes` reads `Accept-Encoding`; `headers` are absent when a test parses a URL alone).
    */
   readonly parse: (request: RouteRequest, headers?: IncomingHttpHeaders) => Q;
+  /** The route's `parse` reads request headers: the front parses it and sends the parsed query. */
+  readonly parsesHeaders?: boolean;
   /** GET (and HEAD), second step: queries and rendering, given the store of the thread it runs on. */
   readonly answer: (store: ReadStore, query: Q, request: RouteRequest) => RouteAnswer;
 };
