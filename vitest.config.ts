@@ -22,6 +22,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // The CLI tests run the compiled program: compile it once before any test file starts.
     globalSetup: ["test/helpers/build-dist.ts"],
+    // Test services start their worker threads from that compiled program (see the file).
+    setupFiles: ["test/helpers/compiled-workers.ts"],
     // Tests start worker threads and servers of their own; forks keep each file's processes apart.
     pool: "forks",
     // The CLI listens on 8084 for the SDKs' Java-service queries by default: never in tests, whose programs

@@ -119,7 +119,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
   const size = Math.max(1, Math.floor(options.workers));
   const maxQueued = options.maxQueued ?? 10_000;
   const maxQueuedBytes = options.maxQueuedBytes ?? 64 * 1024 * 1024;
-  const source = readWorkerSource();
+  const source = readWorkerSource(data.routeModules.some((module) => /\.[cm]?ts$/.test(module)));
   const slots: Slot[] = [];
   const queue: Pending[] = [];
   let queuedBytes = 0;
