@@ -76,6 +76,11 @@ export type ReadPoolOptions = {
   maxQueued?: number;
   /** Most bytes of URLs and bodies waiting for a worker (default 64 MiB). */
   maxQueuedBytes?: number;
+  /**
+   * The clock deadlines are measured on (ms, monotonic; default `performance.now`): tests move it on instead of
+   * waiting, so that a loaded machine cannot make a query look late or early.
+   */
+  now?: () => number;
 };
 
 /**
@@ -119,7 +124,8 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
   const size = Math.max(1, Math.floor(options.workers));
   const maxQueued = options.maxQueued ?? 10_000;
   const maxQueuedBytes = options.maxQueuedBytes ?? 64 * 1024 * 1024;
-  const source = readWorkerSource();
+  const now = options.now ?? (() => performance.now());
+  const source = readWorkerSource(data.routeModules.some((module) => /\.[cm]?ts$/.test(module)));
   const slots: Slot[] = [];
   const queue: Pending[] = [];
   let queuedBytes = 0;
@@ -179,7 +185,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
           slot.inFlight.shift();
           settle(head, fromWireOutcome(wire));
         }
-        slot.headSince = performance.now();
+        slot.headSince = now();
         scheduleDispatch();
         return;
       }
@@ -263,7 +269,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
       if (best === undefined) break;
       const pending = queue.shift()!;
       queuedBytes -= pending.bytes;
-      if (best.inFlight.length === 0) best.headSince = performance.now();
+      if (best.inFlight.length === 0) best.headSince = now();
       best.inFlight.push(pending);
       const wire = toWireJob(pending.id, pending.job);
       const batch = batches.get(best);
@@ -290,7 +296,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
       } catch (error) {
         const at = slot.inFlight.findIndex((pending) => pending.id === one[0]);
         const [pending] = slot.inFlight.splice(at, 1);
-        if (at === 0) slot.headSince = performance.now();
+        if (at === 0) slot.headSince = now();
         if (pending !== undefined) settle(pending, { ok: false, failure: failureOf(error) });
       }
     }
@@ -298,10 +304,10 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
 
   /** Times out what has waited or run past the deadline. */
   const sweep = (): void => {
-    const now = performance.now();
+    const instant = now();
     for (const slot of [...slots]) {
       const head = slot.inFlight[0];
-      if (head === undefined || now - slot.headSince < queryTimeoutMs) continue;
+      if (head === undefined || instant - slot.headSince < queryTimeoutMs) continue;
       log.warn(
         { template: head.job.template, url: head.job.request.url, timeoutMs: queryTimeoutMs },
         "a query ran past its deadline; replacing its read worker",
@@ -319,7 +325,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     // Waiting is the job's own deadline only while some worker could have taken it; a pool whose workers are all
     // starting (replacements) gets longer, but not unbounded.
     const limit = slots.some((slot) => slot.ready) ? queryTimeoutMs : 3 * queryTimeoutMs;
-    while (queue.length > 0 && now - queue[0]!.queuedAt >= limit) {
+    while (queue.length > 0 && instant - queue[0]!.queuedAt >= limit) {
       const pending = queue.shift()!;
       queuedBytes -= pending.bytes;
       timeouts++;
@@ -328,7 +334,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     // Jobs behind another on a worker wait too: answered now, their worker's answer later dropped.
     for (const slot of slots) {
       for (const pending of slot.inFlight.slice(1)) {
-        if (pending.settled || now - pending.queuedAt < limit) continue;
+        if (pending.settled || instant - pending.queuedAt < limit) continue;
         timeouts++;
         settle(pending, { ok: false, failure: { kind: "timeout" } });
       }
@@ -352,7 +358,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
         return Promise.resolve({ ok: false, failure: { kind: "unavailable" } });
       }
       return new Promise((resolve) => {
-        queue.push({ id: nextId++, job, bytes, resolve, queuedAt: performance.now(), settled: false });
+        queue.push({ id: nextId++, job, bytes, resolve, queuedAt: now(), settled: false });
         queuedBytes += bytes;
         scheduleDispatch();
       });

@@ -50,6 +50,8 @@ export type ServiceOptions = IngestLimits;
  */
 export type ServiceExtras = Pick<AppDeps, "routers" | "observe" | "now"> & {
   routeModules?: readonly string[];
+  /** The clock the read pool measures query deadlines on (ms; default `performance.now`). */
+  readClock?: () => number;
 };
 
 /** The default number of read workers: one core for the front (and ingestion), the others for queries. */
@@ -98,7 +100,7 @@ export async function startService(
         error,
       );
     }
-    const { routeModules = [], ...appExtras } = extras;
+    const { routeModules = [], readClock, ...appExtras } = extras;
     const apiLog = log.child({ component: "api" });
     reads = createReadPool({
       workers: config.readWorkers ?? defaultReadWorkers(),
@@ -109,6 +111,7 @@ export async function startService(
         chainId: CHAIN_IDS[config.network ?? "other"] ?? DEFAULT_CHAIN_ID,
       },
       log: apiLog,
+      ...(readClock === undefined ? {} : { now: readClock }),
     });
     try {
       await reads.ready;

@@ -21,7 +21,21 @@ export type AssetName = "openapi.yaml" | "openapi.json" | "swagger-ui.css" | "sw
 const here = import.meta.url;
 const compiled = !here.endsWith(".ts");
 
+/**
+ * The compiled program's folder (dist/) whose worker entries a program running from the TypeScript sources starts
+ * instead of loading every module of each thread through the tsx loader, which is most of the cost of starting a
+ * service in a test. Only the test harness sets it, after compiling dist/ from the same sources.
+ */
+let compiledWorkers: URL | null = null;
+
+/** Starts the ingest and read workers from the compiled program in `distDir` (null: from the sources again). */
+export function startWorkersFromCompiledCode(distDir: URL | null): void {
+  compiledWorkers = distDir;
+}
+
 export function ingestWorkerSource(): WorkerSource {
+  if (!compiled && compiledWorkers !== null)
+    return { kind: "file", url: new URL("ingest/worker.js", compiledWorkers) };
   // Compiled code starts the compiled worker; TypeScript sources need the tsx loader installed in the thread.
   const entry = compiled ? "../ingest/worker.js" : "../ingest/worker-bootstrap.mjs";
   return { kind: "file", url: new URL(entry, here) };
@@ -33,7 +47,13 @@ export function blockReaderWorkerSource(): WorkerSource {
   return { kind: "file", url: new URL(entry, here) };
 }
 
-export function readWorkerSource(): WorkerSource {
+/**
+ * `typeScriptModules`: the workers load route modules written in TypeScript (tests' own routes), so they need the
+ * tsx loader even where the program's own modules are compiled.
+ */
+export function readWorkerSource(typeScriptModules = false): WorkerSource {
+  if (!compiled && compiledWorkers !== null && !typeScriptModules)
+    return { kind: "file", url: new URL("api/read-worker-entry.js", compiledWorkers) };
   const entry = compiled ? "../api/read-worker-entry.js" : "../api/read-worker-bootstrap.mjs";
   return { kind: "file", url: new URL(entry, here) };
 }

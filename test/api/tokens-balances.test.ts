@@ -10,7 +10,7 @@ import {
   stepTime,
 } from "../helpers/fixtures.ts";
 import { validateResponse } from "../helpers/openapi.ts";
-import { copyStream, startTestService, type TestService, tempDir } from "../helpers/service.ts";
+import { copyStream, startTestService, type TestService, tempDir, waitForBlock } from "../helpers/service.ts";
 
 type Balance = { account: string; balance: number; decimals: number | null };
 type BalancesBody = { timestamp: string | null; balances: Balance[]; links: { next: string | null } };
@@ -63,18 +63,35 @@ const drop = () => ledger.tokens.DROP!;
 const asMap = (body: BalancesBody) =>
   Object.fromEntries(body.balances.map((b) => [b.account, String(b.balance)]));
 
-/** A service on the first `blocks` record files of a scenario only: its current state is the oracle. */
-async function serviceOnPrefix(scenario: string, of: ExpectedLedger, blocks: number): Promise<TestService> {
+/**
+ * A service that has read only a prefix of a scenario's record files: its current state is the oracle of the
+ * historical answers at the prefix's end. One service is fed the files in order (`upTo(blocks)` adds the files up
+ * to the `blocks`-th and waits until they are applied), so prefixes must be asked in increasing order. Lists are
+ * never answered from the response cache once a file is applied (list cache 0 ms): every answer is the prefix's.
+ */
+function prefixOracle(scenario: string, of: ExpectedLedger): { upTo(blocks: number): Promise<TestService> } {
   const temp = tempDir();
   cleanups.push(temp.remove);
   const dir = join(temp.dir, "record0.0.3");
   mkdirSync(dir);
-  copyScenarioBlocks(scenario, of, dir, 0, blocks);
-  const partial = await startTestService({ recordsDir: dir });
-  cleanups.push(() => partial.stop());
-  await partial.ingest.settled;
-  expect(partial.ingest.status().lastBlock).toBe(BigInt(of.blocks[blocks - 1]!.number));
-  return partial;
+  let oracle: TestService | undefined;
+  let copied = 0;
+  return {
+    async upTo(blocks) {
+      if (blocks < copied) throw new Error(`prefix of ${blocks} files asked after ${copied}`);
+      copyScenarioBlocks(scenario, of, dir, copied, blocks);
+      copied = blocks;
+      const last = BigInt(of.blocks[blocks - 1]!.number);
+      if (oracle === undefined) {
+        const started = await startTestService({ recordsDir: dir, listCacheMs: 0 });
+        cleanups.push(() => started.stop());
+        oracle = started;
+      }
+      await waitForBlock(oracle, last);
+      expect(oracle.ingest.status().lastBlock).toBe(last);
+      return oracle;
+    },
+  };
 }
 
 describe("GET /api/v1/tokens/{tokenId}/balances, current", () => {
@@ -213,9 +230,10 @@ describe("GET /api/v1/tokens/{tokenId}/balances?timestamp=…, exact at any inst
     // The ends of a few record files spread over the scenario: associations, waves of transfers, a
     // dissociation and a rejoin, a wipe, NFT trades and the collection's deletion all lie between them.
     const cut = [2, 4, 5, 6, 8, 10];
+    const prefix = prefixOracle(SCENARIO, ledger);
     for (const blocks of cut) {
       const end = ledger.blocks[blocks - 1]!.to;
-      const oracle = await serviceOnPrefix(SCENARIO, ledger, blocks);
+      const oracle = await prefix.upTo(blocks);
       for (const [name, token] of Object.entries(ledger.tokens)) {
         const expected = await get(oracle, `/api/v1/tokens/${token.id}/balances?limit=100`);
         const asOf = await balances(`/api/v1/tokens/${token.id}/balances?limit=100&timestamp=${end}`);
@@ -312,15 +330,15 @@ describe("balances on the other scenarios", () => {
         expect(asMap(body), `${scenario} ${name}`).toEqual(token.balances);
       }
       // Replaying a prefix of the stream gives the state at its end: the historical answer must match it.
+      const prefix = prefixOracle(scenario, other);
       for (let blocks = 4; blocks < other.blocks.length; blocks += 4) {
-        const partial = await serviceOnPrefix(scenario, other, blocks);
+        const partial = await prefix.upTo(blocks);
         const end = other.blocks[blocks - 1]!.to;
         for (const [name, token] of Object.entries(other.tokens)) {
           const expected = await get(partial, `/api/v1/tokens/${token.id}/balances?limit=100`);
           const asOf = await get(full, `/api/v1/tokens/${token.id}/balances?limit=100&timestamp=${end}`);
           expect(asOf.balances, `${scenario} ${name} after ${blocks} files`).toEqual(expected.balances);
         }
-        await partial.stop();
       }
     });
   }

@@ -91,7 +91,8 @@ describe("stopping and failing like a service", () => {
     const done = indexState(db);
     expect(done.cursor).toBe(lastBlock);
     expect(done.transactions).toBe((lastBlock + 1n) * BigInt(TX_PER_FILE));
-  });
+    // A catch-up, a stop and a whole second ingest of large files: generous for a loaded machine.
+  }, 180_000);
 
   it("SIGTERM during `mirrorlite ingest`: exit 1 saying so, whole files only", async () => {
     const db = join(temp.dir, "ingest-sigterm.db");

@@ -58,7 +58,7 @@ export async function startTestService(
     ...service,
     baseUrl,
     async get(path, headers) {
-      const response = await fetch(baseUrl + path, { headers });
+      const response = await fetchIdempotent(baseUrl + path, headers);
       const text = await response.text();
       let body: unknown = null;
       try {
@@ -69,6 +69,21 @@ export async function startTestService(
       return { status: response.status, headers: response.headers, text, body };
     },
   };
+}
+
+/**
+ * A GET with fetch, sent again once if the connection it went out on was closed under it. fetch keeps
+ * connections alive and the server closes one idle for 5 s; on a loaded machine fetch can send on a connection
+ * in the moment the server closes it (ECONNRESET, no answer at all). A GET asks again safely.
+ */
+async function fetchIdempotent(url: string, headers?: Record<string, string>): Promise<Response> {
+  try {
+    return await fetch(url, { headers });
+  } catch (error) {
+    const code = ((error as Error).cause as { code?: string } | undefined)?.code;
+    if (code !== "ECONNRESET" && code !== "EPIPE" && code !== "UND_ERR_SOCKET") throw error;
+    return await fetch(url, { headers });
+  }
 }
 
 /** Waits until the service has applied `blockNumber` (or ingestion stopped, which fails the wait). */

@@ -4,9 +4,10 @@
  * body format, a 2xx is what the OpenAPI document promises, and no answer spins (a generous bound per
  * request, not a benchmark).
  *
- * `npm test` runs a bounded number of requests per endpoint from fixed seeds, and the requests and seeds that
- * once found a defect (seeds.ts); `npm run fuzz` runs many more (FUZZ_RUNS per endpoint) from a random seed
- * (FUZZ_RANDOM=1; FUZZ_SEED replays a failure).
+ * `npm test` runs a bounded number of requests per endpoint from a fixed seed, and the requests and seeds that
+ * once found a defect (seeds.ts); the slow project (`npm run test:slow`) runs more from another fixed seed;
+ * `npm run fuzz` runs many more (FUZZ_RUNS per endpoint) from a random seed (FUZZ_RANDOM=1; FUZZ_SEED replays a
+ * failure).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -15,9 +16,10 @@ import { validateResponse } from "../../helpers/openapi.ts";
 import { rawRequest } from "../../helpers/raw-http.ts";
 import { type ErrorStyle, FUZZ_ENDPOINTS, type FuzzScenario } from "./endpoints.ts";
 import { requestTo } from "./requests.ts";
-import { REGRESSION_URLS, seedsFor } from "./seeds.ts";
+import { isRegressionSeed, REGRESSION_RUNS, REGRESSION_URLS, seedsFor } from "./seeds.ts";
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+/** Requests per endpoint and seed (FUZZ_RUNS): 40 in `npm test`, 150 in the slow project. */
+const RUNS = Number(process.env.FUZZ_RUNS ?? (process.env.MIRRORLITE_TEST_SLOW === "1" ? 150 : 40));
 /**
  * A request that spins is caught by the query deadline and the answer never comes in time: a generous bound, so
  * that a loaded machine does not fail the test (how fast answers come is measured by the bench).
@@ -119,12 +121,13 @@ describe("fuzzing every endpoint", () => {
         (url) => [{ url, documentedPath: null }] as [{ url: string; documentedPath: string | null }],
       );
       for (const seed of seedsFor(endpoint.path, process.env)) {
-        await fc.assert(property, { numRuns: RUNS, examples, ...(seed === undefined ? {} : { seed }) });
+        const numRuns = isRegressionSeed(endpoint.path, seed) ? Math.max(RUNS, REGRESSION_RUNS) : RUNS;
+        await fc.assert(property, { numRuns, examples, ...(seed === undefined ? {} : { seed }) });
       }
       // The network scenarios have data for each network endpoint: well-formed requests reach real answers.
       if (endpoint.errorStyle === "java") expect(answered).toBeGreaterThan(0);
     },
     // A bound for the whole run of an endpoint (each of its seeds), generous for a loaded machine.
-    Math.max(60_000, RUNS * 2 * ANSWER_WITHIN_MS),
+    Math.max(60_000, (RUNS + 2 * REGRESSION_RUNS) * ANSWER_WITHIN_MS),
   );
 });

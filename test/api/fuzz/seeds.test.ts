@@ -7,7 +7,14 @@ import { describe, expect, it } from "vitest";
 import { expectedLedger } from "../../helpers/fixtures.ts";
 import { FUZZ_ENDPOINTS } from "./endpoints.ts";
 import { requestTo } from "./requests.ts";
-import { FIXED_SEED, REGRESSION_SEEDS, REGRESSION_URLS, seedsFor } from "./seeds.ts";
+import {
+  FIXED_SEED,
+  isRegressionSeed,
+  REGRESSION_SEEDS,
+  REGRESSION_URLS,
+  SLOW_SEED,
+  seedsFor,
+} from "./seeds.ts";
 
 describe("the fuzz test's seeds", () => {
   it("are fixed in npm test, with every regression seed on its endpoint", () => {
@@ -20,6 +27,19 @@ describe("the fuzz test's seeds", () => {
     for (const path of Object.keys(REGRESSION_URLS)) {
       expect(FUZZ_ENDPOINTS.some((endpoint) => endpoint.path === path)).toBe(true);
     }
+  });
+
+  it("are another fixed one in the slow project, for requests npm test does not send", () => {
+    const slow = { MIRRORLITE_TEST_SLOW: "1" };
+    expect(seedsFor("/api/v1/network/nodes", slow)).toEqual([SLOW_SEED]);
+    expect(SLOW_SEED).not.toBe(FIXED_SEED);
+    expect(seedsFor("/api/v1/tokens", { ...slow, FUZZ_SEED: "42" })).toEqual([42]);
+  });
+
+  it("that found a defect run as many requests as when they found it", () => {
+    expect(isRegressionSeed("/api/v1/network/nodes", 74)).toBe(true);
+    expect(isRegressionSeed("/api/v1/tokens", 74)).toBe(false);
+    expect(isRegressionSeed("/api/v1/network/nodes", FIXED_SEED)).toBe(false);
   });
 
   it("are random only when asked (npm run fuzz), and FUZZ_SEED replays one", () => {

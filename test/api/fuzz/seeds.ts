@@ -9,6 +9,12 @@
 /** The seed every `npm test` runs on every endpoint. */
 export const FIXED_SEED = 20_171_117;
 
+/** The seed the slow project runs on every endpoint, for more requests than `npm test` sends (other ones). */
+export const SLOW_SEED = 20_261_128;
+
+/** A regression seed runs as many requests as when it found its defect, whatever FUZZ_RUNS says. */
+export const REGRESSION_RUNS = 150;
+
 /** Seeds that found a defect, with the endpoint and what they found. */
 export const REGRESSION_SEEDS: ReadonlyArray<{ seed: number; path: string; found: string }> = [
   // issue 17: a URL past 16 KiB answered 200 with a Link header node:http's client refuses (HPE_HEADER_OVERFLOW),
@@ -34,10 +40,17 @@ export const REGRESSION_URLS: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * The seeds to run on `path`: FUZZ_SEED alone when given; a random one (undefined: fast-check draws and
- * reports it) with FUZZ_RANDOM=1; otherwise the fixed seed and the regression seeds of that path.
+ * reports it) with FUZZ_RANDOM=1; in the slow project (MIRRORLITE_TEST_SLOW=1) its own seed; otherwise the fixed
+ * seed and the regression seeds of that path.
  */
 export function seedsFor(path: string, env: NodeJS.ProcessEnv): Array<number | undefined> {
   if (env.FUZZ_SEED !== undefined) return [Number(env.FUZZ_SEED)];
   if (env.FUZZ_RANDOM === "1") return [undefined];
+  if (env.MIRRORLITE_TEST_SLOW === "1") return [SLOW_SEED];
   return [FIXED_SEED, ...REGRESSION_SEEDS.filter((entry) => entry.path === path).map((entry) => entry.seed)];
+}
+
+/** Whether `seed` is one that found a defect on `path` (it runs REGRESSION_RUNS requests). */
+export function isRegressionSeed(path: string, seed: number | undefined): boolean {
+  return REGRESSION_SEEDS.some((entry) => entry.path === path && entry.seed === seed);
 }
