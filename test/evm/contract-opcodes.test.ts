@@ -2,6 +2,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OpcodeEntry } from "../../src/evm/opcodes/tracer.ts";
 import { createContractOpcodesQueries } from "../../src/store/contract-opcodes.ts";
 import { expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
 import { validateResponse } from "../helpers/openapi.ts";
@@ -20,17 +21,7 @@ const GZIP = { "Accept-Encoding": "gzip" };
 const step = (label: string) => expected.steps.find((s) => s.label === label)!;
 const transactionId = (label: string) => step(label).transactionId!;
 
-type Opcode = {
-  pc: number;
-  op: string;
-  gas: number;
-  gas_cost: number;
-  depth: number;
-  stack: string[];
-  memory: string[];
-  storage: Record<string, string>;
-  reason: string | null;
-};
+type Opcode = OpcodeEntry;
 type OpcodesBody = {
   address: string;
   contract_id: string | null;
