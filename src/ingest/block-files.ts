@@ -26,6 +26,14 @@ const BUCKET_DIR = /^\d{4}$/;
 const BUCKET_DEPTH = 4;
 const BUCKET_DIGITS = 19;
 
+/** What a name in a node's flat folder is: a block file or a block's marker, and the block's digits; else null. */
+export function flatBlockName(name: string): { digits: string; marker: boolean } | null {
+  const block = BLOCK_FILE.exec(name);
+  if (block !== null) return { digits: block[1]!, marker: false };
+  const marker = MARKER_FILE.exec(name);
+  return marker === null ? null : { digits: marker[1]!, marker: true };
+}
+
 /** How a listing judges completeness (see `readyBlocks`). */
 export type BlockCompleteness = { mode: "marker" } | ({ mode: "stable-size" } & Settling);
 

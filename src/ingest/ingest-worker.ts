@@ -319,8 +319,8 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
     }
     if (data.follow) {
       // A bucket's nested folders are found by polling; a node's flat block folder also by events.
-      // Record file events also tell the ingestor which names appeared, so that it lists the folder in full only
-      // now and then (record-folder.ts).
+      // File events also tell the ingestor which names appeared, so that it lists a record folder or a node's flat
+      // block folder in full only now and then (record-folder.ts, block-folder.ts).
       watchers = [data.recordsDir, data.blocksDir ?? null]
         .filter((dir): dir is string => dir !== null)
         .map((dir) =>
@@ -328,6 +328,7 @@ export function runIngestWorker(data: IngestWorkerData, port: IngestWorkerPort):
             dir,
             (name) => {
               if (dir === data.recordsDir) ingestor.noted(name);
+              else ingestor.notedBlock(name);
               schedulePass();
             },
             log,

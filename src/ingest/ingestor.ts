@@ -13,7 +13,8 @@ import { MAX_DECOMPRESSED_BYTES } from "../streams/decompress.ts";
 import { groupSidecarRecords } from "../streams/sidecar-file.ts";
 import type { RecordFile } from "../streams/types.ts";
 import { AbandonedError, type AppliedFile, writeBlockFile, writeRecordFile } from "./apply.ts";
-import { blockDisplayName, blockNumberOf, listBlocks, newestBlock, readyBlocks } from "./block-files.ts";
+import { blockDisplayName, blockNumberOf, readyBlocks } from "./block-files.ts";
+import { createBlockFolder } from "./block-folder.ts";
 import { createFileReader, type FileReader } from "./block-reader.ts";
 import { type DecodedItem, DecodeError, decodeSerializedRecords } from "./decode.ts";
 import { type DirEntry, isRecordFile, readyRecordFiles, signatureNameOf, streamOrderKey } from "./files.ts";
@@ -68,11 +69,12 @@ export type IngestorOptions = {
   settleMs?: number;
   /** The clock the quiet period is measured on, in ms (default `Date.now`; tests pass their own). */
   now?: () => number;
-  /** The record folder's file-system calls (tests count them; default the real ones). */
+  /** The stream folders' file-system calls (tests count them; default the real ones). */
   folderFs?: FolderFs;
   /**
-   * The record folder is listed in full at the first look, then at intervals doubling from `minFullListMs`
-   * (default 250) up to `maxFullListMs` (default 60 s); file events (`noted`) fill in between.
+   * The record folder and a node's flat block folder are listed in full at the first look, then at intervals
+   * doubling from `minFullListMs` (default 250) up to `maxFullListMs` (default 60 s); file events (`noted`,
+   * `notedBlock`) fill in between.
    */
   minFullListMs?: number;
   maxFullListMs?: number;
@@ -106,6 +108,8 @@ export type Ingestor = {
   tip(): ChainTip | null;
   /** A file event in the record folder: `name` appeared or changed (the folder is listed in full only now and then). */
   noted(name: string): void;
+  /** The same in the block folder (a node's flat folder is listed in full only now and then too). */
+  notedBlock(name: string): void;
   /** Ends the reader thread, if one was started. */
   close(): void;
 };
@@ -137,15 +141,14 @@ export function createIngestor(options: IngestorOptions): Ingestor {
   /** Once a block is indexed the stream has moved to blocks: record files are not read any more. */
   const onBlocks = () => tip !== null && tip.version === BLOCK_STREAM_VERSION;
 
-  const recordFolder =
-    dir === null
-      ? null
-      : createRecordFolder(dir, {
-          now,
-          ...(options.folderFs === undefined ? {} : { fs: options.folderFs }),
-          ...(options.minFullListMs === undefined ? {} : { minFullListMs: options.minFullListMs }),
-          ...(options.maxFullListMs === undefined ? {} : { maxFullListMs: options.maxFullListMs }),
-        });
+  const folderOptions = {
+    now,
+    ...(options.folderFs === undefined ? {} : { fs: options.folderFs }),
+    ...(options.minFullListMs === undefined ? {} : { minFullListMs: options.minFullListMs }),
+    ...(options.maxFullListMs === undefined ? {} : { maxFullListMs: options.maxFullListMs }),
+  };
+  const recordFolder = dir === null ? null : createRecordFolder(dir, folderOptions);
+  const blockFolder = blocksDir === null ? null : createBlockFolder(blocksDir, folderOptions);
 
   /** The record folder's files after the tip (sizes only when completeness is judged by a stable size). */
   function listDir(folder: RecordFolder): DirEntry[] {
@@ -248,8 +251,8 @@ export function createIngestor(options: IngestorOptions): Ingestor {
     dir: string,
     lowest: bigint | null,
   ): { count: number; newest: NewestBlock | undefined } {
-    const newest = newestBlock(dir);
     const from = tip === null ? lowest : tip.blockNumber + 1n;
+    const newest = from === null ? null : blockFolder!.newest(from);
     if (newest === null || from === null || newest.number < from) return { count: 0, newest: undefined };
     if (newestSeen?.path !== newest.path || newestSeen.startNs === null) {
       newestSeen = {
@@ -265,9 +268,9 @@ export function createIngestor(options: IngestorOptions): Ingestor {
   }
 
   /** The complete blocks after the tip, in order (at most `BLOCKS_PER_PASS`). */
-  function readyBlockPaths(dir: string): { ready: string[]; lowest: bigint | null } {
+  function readyBlockPaths(): { ready: string[]; lowest: bigint | null } {
     const from = tip === null ? 0n : tip.blockNumber + 1n;
-    const entries = listBlocks(dir, from, BLOCKS_PER_PASS, !options.waitSignatures);
+    const entries = blockFolder!.list(from, BLOCKS_PER_PASS, !options.waitSignatures);
     const nowMs = now();
     const ready = options.waitSignatures
       ? readyBlocks(entries, { mode: "marker" })
@@ -424,7 +427,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
       if (pending > names.length || options.shouldStop?.()) return applied;
     }
     if (blocksDir !== null) {
-      const { ready: paths, lowest } = readyBlockPaths(blocksDir);
+      const { ready: paths, lowest } = readyBlockPaths();
       const { count, newest } = blocksLeft(blocksDir, lowest);
       // Reported on every look, also when no block is ready: the folder may hold blocks that cannot be taken yet.
       if (paths.length > 0 || newest?.name !== reportedNewest || count !== reportedCount) {
@@ -449,6 +452,7 @@ export function createIngestor(options: IngestorOptions): Ingestor {
       } catch (error) {
         // Whatever failed (a file gone, the folder away), the next look lists the folder in full again.
         recordFolder?.relist();
+        blockFolder?.relist();
         throw error;
       }
     },
@@ -456,12 +460,15 @@ export function createIngestor(options: IngestorOptions): Ingestor {
       const records =
         recordFolder !== null && !onBlocks() ? countPending(listDir(recordFolder).map((e) => e.name)) : 0;
       if (blocksDir === null) return records;
-      const lowest = tip === null ? (listBlocks(blocksDir, 0n, 1, false)[0]?.number ?? null) : null;
+      const lowest = tip === null ? (blockFolder!.list(0n, 1, false)[0]?.number ?? null) : null;
       return records + blocksLeft(blocksDir, lowest).count;
     },
     tip: () => tip,
     noted(name) {
       recordFolder?.noted(name);
+    },
+    notedBlock(name) {
+      blockFolder?.noted(name);
     },
     close() {
       reader?.close();

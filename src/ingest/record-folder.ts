@@ -1,5 +1,6 @@
 /**
- * The names a record stream folder holds after the tip, kept without listing the whole folder on every look.
+ * The names a stream folder holds after the tip, kept without listing the whole folder on every look (a record
+ * folder here; a node's flat block folder in block-folder.ts, on the same mechanism).
  * A node never prunes its folder (a record file every 2 s is 1.3 million names a month), so listing it four
  * times a second costs a core. Instead:
  *
@@ -64,7 +65,41 @@ export type RecordFolder = {
   readonly fullListings: number;
 };
 
+/** What a folder's names mean: their order, and which need sizes. */
+export type FolderNames = {
+  /** The key names sort by (after the tip: greater than the tip's), or null for a name the folder ignores. */
+  orderKey(name: string): string | null;
+  /** Whether a look `withSizes` reads this name's size and modification time. */
+  sized(name: string): boolean;
+};
+
+/** The folder of `createRecordFolder`, over any kind of names, with the tip given as an order key. */
+export type OrderedFolder = Omit<RecordFolder, "after"> & {
+  /** The names whose order key is greater than `afterKey` (null: every name); see `RecordFolder.after`. */
+  after(afterKey: string | null, withSizes: boolean): DirEntry[];
+  /** How many names the last full listing found that the folder does not ignore (the tip's and earlier too). */
+  readonly lastListingMatched: number;
+};
+
+const RECORD_NAMES: FolderNames = { orderKey: streamOrderKey, sized: isRecordFile };
+
 export function createRecordFolder(dir: string, options: RecordFolderOptions = {}): RecordFolder {
+  const folder = createOrderedFolder(dir, RECORD_NAMES, options);
+  return {
+    noted: (name) => folder.noted(name),
+    after: (tipName, withSizes) => folder.after(tipName === null ? null : streamOrderKey(tipName), withSizes),
+    relist: () => folder.relist(),
+    get fullListings() {
+      return folder.fullListings;
+    },
+  };
+}
+
+export function createOrderedFolder(
+  dir: string,
+  names: FolderNames,
+  options: RecordFolderOptions = {},
+): OrderedFolder {
   const fs = options.fs ?? nodeFolderFs;
   const now = options.now ?? Date.now;
   const minMs = options.minFullListMs ?? 250;
@@ -74,16 +109,22 @@ export function createRecordFolder(dir: string, options: RecordFolderOptions = {
   let nextFullAt = Number.NEGATIVE_INFINITY;
   let intervalMs = minMs;
   let fullListings = 0;
+  let lastListingMatched = 0;
 
   const fullList = (after: string | null): void => {
     const found = new Set<string>();
     let missed = false;
+    let matched = 0;
     for (const name of fs.listFiles(dir)) {
-      if (after !== null && streamOrderKey(name) <= after) continue;
+      const key = names.orderKey(name);
+      if (key === null) continue;
+      matched += 1;
+      if (after !== null && key <= after) continue;
       found.add(name);
       if (fullListings > 0 && !known.has(name)) missed = true;
     }
     fullListings += 1;
+    lastListingMatched = matched;
     known = found;
     intervalMs = missed ? minMs : Math.min(maxMs, fullListings === 1 ? minMs : intervalMs * 2);
     nextFullAt = now() + intervalMs;
@@ -91,19 +132,18 @@ export function createRecordFolder(dir: string, options: RecordFolderOptions = {
 
   return {
     noted(name) {
-      known.add(name);
+      if (names.orderKey(name) !== null) known.add(name);
     },
-    after(tipName, withSizes) {
-      const after = tipName === null ? null : streamOrderKey(tipName);
+    after(after, withSizes) {
       if (now() >= nextFullAt) fullList(after);
       const entries: DirEntry[] = [];
       for (const name of known) {
-        if (after !== null && streamOrderKey(name) <= after) {
+        if (after !== null && names.orderKey(name)! <= after) {
           known.delete(name); // applied since
           continue;
         }
-        // Sizes matter only for record files (a signature's presence is all that counts).
-        if (!withSizes || !isRecordFile(name)) {
+        // Sizes matter only for the files themselves (a signature's or marker's presence is all that counts).
+        if (!withSizes || !names.sized(name)) {
           entries.push({ name, size: 0 });
           continue;
         }
@@ -121,6 +161,9 @@ export function createRecordFolder(dir: string, options: RecordFolderOptions = {
     },
     get fullListings() {
       return fullListings;
+    },
+    get lastListingMatched() {
+      return lastListingMatched;
     },
   };
 }
