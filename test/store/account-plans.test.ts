@@ -135,7 +135,10 @@ describe("plans of the accounts and balances statements", () => {
       const plan = (
         store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>
       ).map((row) => row.detail);
-      const scans = plan.filter((line) => line.startsWith("SCAN "));
+      // A scan of json_each reads the request's own bound list (an `IN` of given IDs), not a table.
+      const scans = plan.filter(
+        (line) => line.startsWith("SCAN ") && !line.startsWith("SCAN json_each VIRTUAL TABLE"),
+      );
       if (process.env.SHOW_PLANS)
         console.log(`${sql.replace(/\s+/g, " ").slice(0, 160)}\n  ${plan.join("\n  ")}`);
       for (const line of scans) {
