@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvmStateQueries } from "../../src/store/evm-state.ts";
 import { keccak256 } from "../../src/streams/keccak.ts";
-import { expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
+import { expectedLedger, fixtureStream, useScenario } from "../helpers/fixtures.ts";
 import { validateResponse } from "../helpers/openapi.ts";
 import { copyStream, REPO_ROOT, startTestService, type TestService } from "../helpers/service.ts";
 
@@ -54,29 +54,11 @@ function blockOf(label: string): number {
 }
 
 describe("POST /api/v1/contracts/call on the contracts scenario", () => {
-  let service: TestService;
-  let remove: () => void;
-  let dir: string;
-
-  beforeAll(async () => {
-    const stream = copyStream(fixtureStream("contracts"));
-    remove = stream.remove;
-    dir = stream.dir;
-    // --network testnet: the chain id the code sees is 296.
-    service = await startTestService({
-      recordsDir: stream.dir,
-      db: join(stream.dir, "..", "index.db"),
-      network: "testnet",
-    });
-    await service.ingest.settled;
-  });
-  afterAll(async () => {
-    await service?.stop();
-    remove?.();
-  });
+  // --network testnet: the chain id the code sees is 296.
+  const scenario = useScenario("contracts", { indexFile: true, config: { network: "testnet" } });
 
   async function post(body: unknown, contentType = "application/json") {
-    const response = await fetch(service.baseUrl + PATH, {
+    const response = await fetch(scenario.service.baseUrl + PATH, {
       method: "POST",
       headers: { "content-type": contentType },
       body: typeof body === "string" ? body : JSON.stringify(body),
@@ -216,7 +198,7 @@ describe("POST /api/v1/contracts/call on the contracts scenario", () => {
   });
 
   it("answers 501 for a Hedera system contract function it does not execute", async () => {
-    // getTokenInfo(address) of the token service.
+    // getTokenInfo(address) of the token scenario.service.
     const answer = await post({
       to: "0000000000000000000000000000000000000167",
       data: `0x1f69565f${word("0")}`,
@@ -228,7 +210,7 @@ describe("POST /api/v1/contracts/call on the contracts scenario", () => {
   });
 
   it("reads state with index seeks only (no statement scans a table)", () => {
-    const db = new Database(join(dir, "..", "index.db"), { readonly: true });
+    const db = new Database(scenario.indexPath, { readonly: true });
     try {
       const texts: string[] = [];
       const prepare = db.prepare.bind(db);
@@ -292,7 +274,7 @@ describe("POST /api/v1/contracts/call on the contracts scenario", () => {
         },
       },
     });
-    const get = await service.get(PATH);
+    const get = await scenario.service.get(PATH);
     expect(get.status).toBe(405);
   });
 });

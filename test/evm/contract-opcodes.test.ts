@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OpcodeEntry } from "../../src/evm/opcodes/tracer.ts";
 import { createContractOpcodesQueries } from "../../src/store/contract-opcodes.ts";
-import { expectedLedger, fixtureStream } from "../helpers/fixtures.ts";
+import { expectedLedger, fixtureStream, useScenario } from "../helpers/fixtures.ts";
 import { validateResponse } from "../helpers/openapi.ts";
 import { copyStream, startTestService, type TestService } from "../helpers/service.ts";
 
@@ -66,36 +66,18 @@ const errorBody = (message: string, detail: string) => ({
 });
 
 describe("GET /contracts/results/{id}/opcodes with --opcodes on", () => {
-  let service: TestService;
-  let remove: () => void;
-  let dir: string;
-
-  beforeAll(async () => {
-    const stream = copyStream(fixtureStream("contracts"));
-    remove = stream.remove;
-    dir = stream.dir;
-    service = await startTestService({
-      recordsDir: stream.dir,
-      db: join(stream.dir, "..", "index.db"),
-      opcodes: true,
-    });
-    await service.ingest.settled;
-  });
-  afterAll(async () => {
-    await service?.stop();
-    remove?.();
-  });
+  const scenario = useScenario("contracts", { indexFile: true, config: { opcodes: true } });
 
   async function trace(id: string, query = "") {
     const path = `/api/v1/contracts/results/${id}/opcodes${query}`;
-    const { status, body } = await get(service, path);
+    const { status, body } = await get(scenario.service, path);
     expect(status, JSON.stringify(body)).toBe(200);
     validateResponse({ path, status, body });
     return body as OpcodesBody;
   }
 
   async function recorded(id: string) {
-    const { status, body } = await get(service, `/api/v1/contracts/results/${id}`);
+    const { status, body } = await get(scenario.service, `/api/v1/contracts/results/${id}`);
     expect(status).toBe(200);
     return body as ContractResultBody;
   }
@@ -143,7 +125,10 @@ describe("GET /contracts/results/{id}/opcodes with --opcodes on", () => {
     const body = await trace(id);
     const result = await recorded(id);
     const time = step("logs-0-to-4").consensusTimestamp;
-    const { body: logs } = await get(service, `/api/v1/contracts/results/logs?timestamp=${time}&order=asc`);
+    const { body: logs } = await get(
+      scenario.service,
+      `/api/v1/contracts/results/logs?timestamp=${time}&order=asc`,
+    );
     expect(body.failed).toBe(false);
     expect(body.return_value).toBe(result.call_result);
     expect(body.contract_id).toBe(expected.accounts.logger!.id);
@@ -194,7 +179,7 @@ describe("GET /contracts/results/{id}/opcodes with --opcodes on", () => {
   });
 
   it("finds the transaction by id with one index seek", () => {
-    const db = new Database(join(dir, "..", "index.db"), { readonly: true });
+    const db = new Database(scenario.indexPath, { readonly: true });
     try {
       const texts: string[] = [];
       const prepare = db.prepare.bind(db);
@@ -248,17 +233,19 @@ describe("GET /contracts/results/{id}/opcodes with --opcodes on", () => {
 
   it("answers upstream's errors", async () => {
     const base = "/api/v1/contracts/results";
-    const notFound = await get(service, `${base}/0.0.1001-1754049597-000000001/opcodes`);
+    const notFound = await get(scenario.service, `${base}/0.0.1001-1754049597-000000001/opcodes`);
     validateResponse({ path: `${base}/0.0.1001-1754049597-000000001/opcodes`, ...notFound });
-    expect(await get(service, `${base}/0.0.1001-1754049597-1234567890/opcodes`)).toMatchObject({
+    expect(await get(scenario.service, `${base}/0.0.1001-1754049597-1234567890/opcodes`)).toMatchObject({
       status: 400,
       body: errorBody("Bad Request", "Unsupported ID format: '0.0.1001-1754049597-1234567890'"),
     });
-    expect(await get(service, `${base}/${transactionId("transfer-1")}/opcodes?memory=maybe`)).toMatchObject({
+    expect(
+      await get(scenario.service, `${base}/${transactionId("transfer-1")}/opcodes?memory=maybe`),
+    ).toMatchObject({
       status: 400,
       body: errorBody("Bad Request", "Invalid boolean value 'maybe'"),
     });
-    expect(await get(service, `${base}/${transactionId("transfer-1")}/opcodes`, {})).toMatchObject({
+    expect(await get(scenario.service, `${base}/${transactionId("transfer-1")}/opcodes`, {})).toMatchObject({
       status: 400,
       body: errorBody(
         "Bad Request",
@@ -266,12 +253,14 @@ describe("GET /contracts/results/{id}/opcodes with --opcodes on", () => {
       ),
     });
     expect(
-      await get(service, `${base}/${transactionId("transfer-1")}/opcodes`, { "Accept-Encoding": "br" }),
+      await get(scenario.service, `${base}/${transactionId("transfer-1")}/opcodes`, {
+        "Accept-Encoding": "br",
+      }),
     ).toMatchObject({
       status: 406,
       body: errorBody("Not Acceptable", "Accept-Encoding: gzip header is required"),
     });
-    expect(await get(service, `${base}/0.0.1001-1754049597-000000001/opcodes`)).toMatchObject({
+    expect(await get(scenario.service, `${base}/0.0.1001-1754049597-000000001/opcodes`)).toMatchObject({
       status: 404,
       body: errorBody(
         "Not Found",
@@ -279,7 +268,7 @@ describe("GET /contracts/results/{id}/opcodes with --opcodes on", () => {
       ),
     });
     const hash = "ab".repeat(32);
-    expect(await get(service, `${base}/0x${hash}/opcodes`)).toMatchObject({
+    expect(await get(scenario.service, `${base}/0x${hash}/opcodes`)).toMatchObject({
       status: 404,
       body: errorBody(
         "Not Found",
@@ -289,12 +278,12 @@ describe("GET /contracts/results/{id}/opcodes with --opcodes on", () => {
     // A transaction without a contract result: found, then no result at its time.
     const create = step("create-alice");
     const ns = create.consensusTimestamp.replace(".", "");
-    expect(await get(service, `${base}/${create.transactionId}/opcodes`)).toMatchObject({
+    expect(await get(scenario.service, `${base}/${create.transactionId}/opcodes`)).toMatchObject({
       status: 404,
       body: errorBody("Not Found", `Contract result not found: ${BigInt(ns)}`),
     });
     // A shape upstream's ingress does not send to web3: the Node service's 404.
-    expect(await get(service, `${base}/xyz/opcodes`)).toMatchObject({
+    expect(await get(scenario.service, `${base}/xyz/opcodes`)).toMatchObject({
       status: 404,
       body: { _status: { messages: [{ message: "Not found" }] } },
     });

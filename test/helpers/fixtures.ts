@@ -1,6 +1,7 @@
 import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
+import type { Config } from "../../src/config.ts";
 import { copyStream, FIXTURE_STREAMS, REAL_STREAMS, startTestService, type TestService } from "./service.ts";
 
 /** The engine's own account of a fixture scenario (`fixtures/streams/<name>/expected.json`). */
@@ -101,17 +102,27 @@ export function shiftTimestamp(timestamp: string, deltaNs: bigint): string {
  */
 export function useScenario(
   name: string,
-  options: { balances?: boolean } = {},
+  options: {
+    balances?: boolean;
+    /** The index in a file beside the stream's copy (`indexPath`), for tests that open it themselves. */
+    indexFile?: boolean;
+    /** Settings of the service beyond the stream (`--network`, `--opcodes`, …). */
+    config?: Partial<Config>;
+  } = {},
 ): {
   readonly service: TestService;
   readonly ledger: ExpectedLedger;
+  /** The index file (with `indexFile`). */
+  readonly indexPath: string;
 } {
   let service: TestService | undefined;
   let remove: (() => void) | undefined;
+  let indexPath: string | undefined;
   const ledger = expectedLedger(name);
   beforeAll(async () => {
     const stream = copyStream(fixtureStream(name));
     remove = stream.remove;
+    if (options.indexFile === true) indexPath = join(stream.dir, "..", "index.db");
     // `balances`: the scenario's balance folder (beside its stream) is served too, copied like the stream.
     const balances = join(fixtureStream(name), "..", "balance0.0.3");
     let balancesDir: string | undefined;
@@ -121,8 +132,10 @@ export function useScenario(
       cpSync(balances, balancesDir, { recursive: true });
     }
     service = await startTestService({
+      ...options.config,
       recordsDir: stream.dir,
       ...(balancesDir === undefined ? {} : { balancesDir }),
+      ...(indexPath === undefined ? {} : { db: indexPath }),
     });
     await service.ingest.settled;
     const status = service.ingest.status();
@@ -138,6 +151,10 @@ export function useScenario(
       return service;
     },
     ledger,
+    get indexPath() {
+      if (indexPath === undefined) throw new Error("the scenario's index is in a file only with indexFile");
+      return indexPath;
+    },
   };
 }
 

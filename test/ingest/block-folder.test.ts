@@ -11,11 +11,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { writeBlockStream } from "../../fixtures/writer/write-block-stream.ts";
 import { createBlockFolder } from "../../src/ingest/block-folder.ts";
 import { createIngestor } from "../../src/ingest/ingestor.ts";
-import { type FolderFs, nodeFolderFs } from "../../src/ingest/record-folder.ts";
 import { createLogger } from "../../src/log.ts";
 import { openWriter } from "../../src/store/db.ts";
 import { createWriteStore } from "../../src/store/write-store.ts";
 import { readRecordFile } from "../../src/streams/read-record-file.ts";
+import { countingFolderFs } from "../helpers/counting-folder-fs.ts";
 import { fixtureStream } from "../helpers/fixtures.ts";
 import { tempDir } from "../helpers/service.ts";
 
@@ -59,19 +59,7 @@ describe("a flat block folder of 200,000 applied blocks", () => {
     copyBlock(1);
     // Names of blocks applied long ago, as a node's folder holds after months.
     const old = Array.from({ length: APPLIED_BEFORE }, (_, i) => `${String(i).padStart(36, "0")}.blk.zstd`);
-    const counted = { listings: 0, entries: 0, stats: 0 };
-    const fs: FolderFs = {
-      listFiles(folder) {
-        const names = [...old, ...nodeFolderFs.listFiles(folder)];
-        counted.listings += 1;
-        counted.entries += names.length;
-        return names;
-      },
-      stat(path) {
-        counted.stats += 1;
-        return nodeFolderFs.stat(path);
-      },
-    };
+    const { fs, counted } = countingFolderFs(old);
     const clock = { ms: 1_000_000 };
     const db = openWriter(join(dir, "index.db"), { durable: false });
     const log = createLogger("silent");

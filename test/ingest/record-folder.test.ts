@@ -7,10 +7,10 @@ import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createIngestor } from "../../src/ingest/ingestor.ts";
-import { type FolderFs, nodeFolderFs } from "../../src/ingest/record-folder.ts";
 import { createLogger } from "../../src/log.ts";
 import { openWriter } from "../../src/store/db.ts";
 import { createWriteStore } from "../../src/store/write-store.ts";
+import { countingFolderFs } from "../helpers/counting-folder-fs.ts";
 import { fixtureStream } from "../helpers/fixtures.ts";
 import { tempDir } from "../helpers/service.ts";
 
@@ -47,19 +47,7 @@ describe("a record folder of 200,000 applied files", () => {
       { length: APPLIED_BEFORE },
       (_, i) => `2020-01-01T00_00_00.${String(i).padStart(9, "0")}Z.rcd.gz`,
     );
-    const counted = { listings: 0, entries: 0, stats: 0 };
-    const fs: FolderFs = {
-      listFiles(folder) {
-        const names = [...old, ...nodeFolderFs.listFiles(folder)];
-        counted.listings += 1;
-        counted.entries += names.length;
-        return names;
-      },
-      stat(path) {
-        counted.stats += 1;
-        return nodeFolderFs.stat(path);
-      },
-    };
+    const { fs, counted } = countingFolderFs(old);
     const clock = { ms: 1_000_000 };
     const db = openWriter(join(dir, "index.db"), { durable: false });
     const log = createLogger("silent");
